@@ -1,0 +1,25 @@
+# Two commands: `make run` (the site on the embedded default) and `make test` (every test).
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+
+.PHONY: run test worker
+
+$(VENV)/.installed: requirements.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --upgrade pip
+	$(PY) -m pip install -r requirements.txt
+	touch $@
+
+run: $(VENV)/.installed
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py collectstatic --noinput -v 0
+	$(VENV)/bin/daphne -b 127.0.0.1 -p 8000 hearts_site.asgi:application
+
+test: $(VENV)/.installed
+	$(PY) manage.py collectstatic --noinput -v 0
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+# Production: a separate Celery worker beside daphne (same environment variables).
+worker: $(VENV)/.installed
+	$(VENV)/bin/celery -A hearts_site worker --loglevel=INFO --concurrency=2

@@ -1,0 +1,24 @@
+"""ASGI entry point: HTTP through Django, websockets through Channels.
+
+Start with ``daphne hearts_site.asgi:application``.
+"""
+import os
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hearts_site.settings")
+
+from django.core.asgi import get_asgi_application  # noqa: E402
+
+django_asgi_app = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from hearts_site.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+    }
+)

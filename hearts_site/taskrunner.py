@@ -1,0 +1,62 @@
+"""Run a Celery task later, the same way in every mode.
+
+Services call :func:`schedule` instead of ``task.apply_async`` so that the embedded default
+(no broker, no worker) still plays bot turns and fires turn timers:
+
+* ``celery`` — ``apply_async`` with a countdown, after the current transaction commits.
+* ``thread`` — a timer thread in this process runs the task after the countdown.
+* ``eager`` — tests: the task runs at once, synchronously; tasks scheduled while one runs are
+  queued and run after it, so a whole bot-only game does not recurse.
+"""
+import logging
+import threading
+from collections import deque
+
+from django.conf import settings
+from django.db import close_old_connections, transaction
+
+log = logging.getLogger(__name__)
+
+_eager_queue: deque = deque()
+_eager_running = threading.local()
+
+
+def schedule(task, *args, countdown: float = 0.0) -> None:
+    """Run ``task(*args)`` about ``countdown`` seconds after the current transaction commits."""
+    runner = settings.TASK_RUNNER
+    if runner == "eager":
+        _run_eager(task, args)
+    elif runner == "thread":
+        transaction.on_commit(lambda: _start_thread(task, args, countdown))
+    else:
+        transaction.on_commit(lambda: task.apply_async(args=args, countdown=countdown))
+
+
+def _run_eager(task, args) -> None:
+    _eager_queue.append((task, args))
+    if getattr(_eager_running, "active", False):
+        return
+    _eager_running.active = True
+    try:
+        while _eager_queue:
+            queued_task, queued_args = _eager_queue.popleft()
+            queued_task.apply(args=queued_args, throw=True)
+    finally:
+        _eager_running.active = False
+        _eager_queue.clear()
+
+
+def _start_thread(task, args, countdown: float) -> None:
+    timer = threading.Timer(max(countdown, 0.0), _run_in_thread, args=(task, args))
+    timer.daemon = True
+    timer.start()
+
+
+def _run_in_thread(task, args) -> None:
+    close_old_connections()
+    try:
+        task.apply(args=args, throw=True)
+    except Exception:
+        log.exception("task_failed task=%s", task.name)
+    finally:
+        close_old_connections()
