@@ -176,6 +176,7 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 300}
 
 # Bots pause this long before playing so a person can follow the trick.

@@ -7,3 +7,66 @@ def _tasks_run_eagerly(settings):
     settings.TASK_RUNNER = "eager"
     settings.BOT_DELAY_SECONDS = 0
     settings.SECURE_SSL_REDIRECT = False
+
+
+@pytest.fixture
+def celery_worker_process(transactional_db, settings):
+    """A real ``celery worker`` process on the test database (production settings only).
+
+    Yields a handle with ``restart()`` and ``kill()`` for fault tests.
+    """
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    import uuid
+    from pathlib import Path
+
+    from django.db import connection
+
+    from hearts_site.celery import app
+
+    if not os.environ.get("REDIS_URL"):
+        pytest.skip("needs production settings: REDIS_URL and DATABASE_URL")
+    settings.TASK_RUNNER = "celery"
+    queue = f"test-{uuid.uuid4().hex[:8]}"
+    app.conf.task_default_queue = queue
+    db = connection.settings_dict
+    database_url = f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    env = dict(os.environ, DATABASE_URL=database_url, BOT_DELAY_SECONDS="0")
+    root = Path(__file__).resolve().parent.parent
+
+    class Worker:
+        process = None
+
+        def start(self):
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "celery", "-A", "hearts_site", "worker", "--pool=solo", "-Q", queue,
+                 "--loglevel=WARNING", "--without-gossip", "--without-mingle", "--without-heartbeat"],
+                cwd=root, env=env,
+            )
+            time.sleep(0.5)
+
+        def kill(self):
+            if self.process and self.process.poll() is None:
+                self.process.send_signal(signal.SIGKILL)
+                self.process.wait(10)
+
+        def stop(self):
+            if self.process and self.process.poll() is None:
+                self.process.terminate()
+                try:
+                    self.process.wait(15)
+                except subprocess.TimeoutExpired:
+                    self.kill()
+
+        def restart(self):
+            self.kill()
+            self.start()
+
+    worker = Worker()
+    worker.start()
+    yield worker
+    worker.stop()
+    app.conf.task_default_queue = "celery"

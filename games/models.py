@@ -1,0 +1,136 @@
+"""A table is one game of Hearts: its rules, seats, the engine state and the action log.
+
+The engine (``games.engine``) owns every rule; a ``Table`` only stores ``Game.to_dict()`` in
+``state`` and a ``version`` that counts applied actions (the engine's ply), so a client's action
+made against an older version is recognised as stale.
+"""
+import secrets
+
+from django.conf import settings
+from django.db import models
+
+
+def new_room_code() -> str:
+    return secrets.token_urlsafe(8)
+
+
+class Table(models.Model):
+    class Kind(models.TextChoices):
+        SOLO = "solo", "Solo"
+        LEARN = "learn", "Learn to play"
+        FRIENDS = "friends", "Friend room"
+        MATCHED = "matched", "Matchmaking"
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", "Waiting for players"
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+        ABANDONED = "abandoned", "Abandoned"
+
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.SOLO)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING, db_index=True)
+    code = models.CharField(max_length=20, unique=True, default=new_room_code)
+    host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hosted_tables")
+    rules = models.JSONField(help_text="games.engine.Rules.to_dict()")
+    seed = models.BigIntegerField()
+    state = models.JSONField(null=True, blank=True, help_text="games.engine.Game.to_dict(); empty until the game starts")
+    version = models.PositiveIntegerField(default=0, help_text="Actions applied so far; every event carries it.")
+    rated = models.BooleanField(default=False)
+    turn_timer_seconds = models.PositiveSmallIntegerField(default=0, help_text="0 means no timer")
+    turn_deadline = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    end_reason = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["-updated_at"]
+        indexes = [models.Index(fields=["kind", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} table {self.pk} ({self.get_status_display()})"
+
+    @property
+    def players(self) -> int:
+        return int(self.rules["players"])
+
+    @property
+    def is_live(self) -> bool:
+        return self.kind in (self.Kind.FRIENDS, self.Kind.MATCHED)
+
+    @property
+    def is_active(self) -> bool:
+        return self.status in (self.Status.WAITING, self.Status.PLAYING)
+
+
+class Seat(models.Model):
+    """A place at a table: a person, a computer player, or a computer standing in for a person."""
+
+    class BotLevel(models.TextChoices):
+        EASY = "easy", "Easy"
+        MEDIUM = "medium", "Medium"
+        HARD = "hard", "Hard"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="seats"
+    )
+    bot_level = models.CharField(max_length=10, choices=BotLevel.choices, blank=True)
+    standing_in = models.BooleanField(
+        default=False, help_text="A computer plays for the seat's person, who left; they may reclaim it."
+    )
+    connected = models.BooleanField(default=False)
+    left_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [models.UniqueConstraint(fields=["table", "number"], name="one_seat_per_number")]
+
+    def __str__(self) -> str:
+        return f"seat {self.number} of table {self.table_id}: {self.occupant_name}"
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_level) and self.user_id is None
+
+    @property
+    def computer_plays(self) -> bool:
+        return self.is_bot or self.standing_in
+
+    @property
+    def is_empty(self) -> bool:
+        return self.user_id is None and not self.bot_level
+
+    @property
+    def occupant_name(self) -> str:
+        if self.user_id:
+            return self.user.public_name
+        if self.bot_level:
+            return f"CPU ({self.get_bot_level_display()})"
+        return "Empty seat"
+
+
+class Action(models.Model):
+    """One applied action, in order: the table's log (the engine state carries it too)."""
+
+    class Actor(models.TextChoices):
+        PERSON = "person", "Person"
+        BOT = "bot", "Computer player"
+        TIMEOUT = "timeout", "Computer after the turn timer ran out"
+        STANDIN = "standin", "Computer standing in for a person who left"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="actions")
+    ply = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    action = models.JSONField()
+    actor = models.CharField(max_length=10, choices=Actor.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "ply"]
+        constraints = [models.UniqueConstraint(fields=["table", "ply"], name="one_action_per_ply")]
+
+    def __str__(self) -> str:
+        return f"table {self.table_id} ply {self.ply}: seat {self.seat} {self.action}"

@@ -1,0 +1,358 @@
+"""Every change to a table goes through here: people's moves, computer moves and timeouts alike.
+
+One code path: :func:`submit_action` locks the table row, checks the version the move was made
+against, lets the engine apply it, stores the new state and the log entry, then plans what
+happens next (computer turns, the turn timer) and tells connected clients — after commit.
+"""
+import logging
+import random
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games import bots
+from games.engine import Card, Game, IllegalAction, Rules
+from games.models import Action, Seat, Table
+from hearts_site.taskrunner import schedule
+
+log = logging.getLogger(__name__)
+
+# A seat that cannot be decided by its person (timeout) is played by this level.
+TIMEOUT_BOT_LEVEL = "medium"
+
+
+class ActionRejected(ValueError):
+    """A move that was not applied. ``str()`` is the message for the player; nothing changed."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass
+class ActionOutcome:
+    version: int
+    events: list = field(default_factory=list)
+
+
+# --------------------------------------------------------------------------- tables
+
+
+def create_table(
+    host,
+    rules: Rules,
+    *,
+    kind: str = Table.Kind.SOLO,
+    seat_bots: list[str | None] | None = None,
+    rated: bool = False,
+    turn_timer_seconds: int = 0,
+    seed: int | None = None,
+) -> Table:
+    """Create a table with the host in seat 0.
+
+    ``seat_bots`` gives, per seat, a bot level or ``None`` for a place left for a person; for a
+    solo game it is ``[None, "medium", "medium", "medium"]`` (the host is seat 0).
+    """
+    if turn_timer_seconds not in (0, 30, 60):
+        raise ValueError("The turn timer is none, 30 or 60 seconds.")
+    seat_bots = seat_bots or [None] + [None] * (rules.players - 1)
+    if len(seat_bots) != rules.players:
+        raise ValueError(f"A {rules.players}-player table has {rules.players} seats.")
+    with transaction.atomic():
+        table = Table.objects.create(
+            kind=kind,
+            host=host,
+            rules=rules.to_dict(),
+            seed=seed if seed is not None else random.SystemRandom().randrange(2**62),
+            rated=rated,
+            turn_timer_seconds=turn_timer_seconds,
+        )
+        for number, level in enumerate(seat_bots):
+            Seat.objects.create(
+                table=table,
+                number=number,
+                user=host if number == 0 else None,
+                bot_level=(level or "") if number != 0 else "",
+            )
+    return table
+
+
+def start_table(table_id: int, *, hands=None) -> Table:
+    """Deal the first hand. Every seat must be taken (a person or a computer)."""
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table_id)
+        if table.status != Table.Status.WAITING:
+            raise ActionRejected("already_started", "This game has already started.")
+        if any(seat.is_empty for seat in table.seats.all()):
+            raise ActionRejected("seats_empty", "Every seat needs a player or a computer before the game starts.")
+        rules = Rules.from_dict(table.rules)
+        game = Game.new(rules, seed=table.seed, hands=hands)
+        table.state = game.to_dict()
+        table.status = Table.Status.PLAYING
+        table.started_at = timezone.now()
+        table.version += 1
+        _plan_next(table, game)
+        table.save()
+        _notify_after_commit(table, [{"type": "game_started"}])
+    return table
+
+
+def load_game(table: Table) -> Game:
+    return Game.from_dict(table.state)
+
+
+# --------------------------------------------------------------------------- moves
+
+
+def parse_action(action):
+    """Turn what a client sent ("QS", ["2C","3C","4C"], "add") into an engine action.
+
+    Raises :class:`ActionRejected` for anything that is not a card, three cards or a moon choice.
+    """
+    if isinstance(action, Card):
+        return action
+    if isinstance(action, str):
+        if action in ("add", "subtract"):
+            return action
+        try:
+            return Card.parse(action)
+        except ValueError:
+            raise ActionRejected("malformed", f"{action[:10]!r} is not a card. Cards look like QS, TH or 2C.")
+    if isinstance(action, (list, tuple)):
+        if len(action) > 13:
+            raise ActionRejected("malformed", "Pass exactly 3 cards.")
+        cards = [parse_action(item) for item in action]
+        if not all(isinstance(card, Card) for card in cards):
+            raise ActionRejected("malformed", "Pass exactly 3 cards.")
+        return cards
+    raise ActionRejected("malformed", "Send a card (like QS), three cards to pass, or add/subtract.")
+
+
+def action_to_json(action):
+    if isinstance(action, Card):
+        return str(action)
+    if isinstance(action, (list, tuple)):
+        return [str(card) for card in action]
+    return action
+
+
+def submit_action(
+    table_id: int,
+    seat_number: int,
+    action,
+    *,
+    expected_version: int | None = None,
+    user=None,
+    actor: str = Action.Actor.PERSON,
+) -> ActionOutcome:
+    """Apply one move for one seat, or raise :class:`ActionRejected` and change nothing.
+
+    ``user``, when given, must be the person in that seat. ``expected_version`` is the table
+    version the move was made against: a duplicate or stale move is rejected.
+    """
+    parsed = parse_action(action)
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table_id)
+        if table.status == Table.Status.WAITING:
+            raise ActionRejected("not_started", "The game has not started yet.")
+        if table.status != Table.Status.PLAYING:
+            raise ActionRejected("game_over", "This game is over.")
+        if expected_version is not None and expected_version != table.version:
+            raise ActionRejected(
+                "stale",
+                "That move was made on an earlier position of the table; "
+                f"it is now at move {table.version}. Here is the current table.",
+            )
+        seat = table.seats.filter(number=seat_number).select_related("user").first()
+        if seat is None:
+            raise ActionRejected("no_seat", f"There is no seat {seat_number} at this table.")
+        if user is not None and seat.user_id != user.pk:
+            raise ActionRejected("not_your_seat", "You can only play for your own seat.")
+        game = load_game(table)
+        try:
+            events = game.apply(seat_number, parsed)
+        except IllegalAction as error:
+            raise ActionRejected("illegal", str(error))
+        table.state = game.to_dict()
+        table.version += 1
+        Action.objects.create(
+            table=table, ply=table.version, seat=seat_number, action=action_to_json(parsed), actor=actor
+        )
+        if game.phase == "over":
+            _finish(table, game)
+        else:
+            _plan_next(table, game)
+        table.save()
+        _notify_after_commit(table, events)
+    return ActionOutcome(version=table.version, events=events)
+
+
+def _plan_next(table: Table, game: Game) -> None:
+    """Schedule computer turns and (re)start the turn timer for whoever must act now."""
+    seats = {seat.number: seat for seat in table.seats.all()}
+    waiting_on = [seats[number] for number in game.to_act]
+    if any(seat.computer_plays for seat in waiting_on):
+        delay = 0 if game.phase == "pass" else settings.BOT_DELAY_SECONDS
+        schedule(play_computer_turns_task(), table.pk, table.version, countdown=delay)
+    people = [seat for seat in waiting_on if not seat.computer_plays]
+    if table.turn_timer_seconds and people:
+        turn_starts = game.phase != "pass" or table.turn_deadline is None
+        if turn_starts:
+            table.turn_deadline = timezone.now() + timedelta(seconds=table.turn_timer_seconds)
+            schedule(turn_timeout_task(), table.pk, table.turn_deadline.isoformat(), countdown=table.turn_timer_seconds)
+    else:
+        table.turn_deadline = None
+
+
+def abandon_table(table_id: int, reason: str) -> bool:
+    """End a game that cannot go on (staff action, everyone left). Returns False if it had ended."""
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table_id)
+        if not table.is_active:
+            return False
+        table.status = Table.Status.ABANDONED
+        table.finished_at = timezone.now()
+        table.turn_deadline = None
+        table.end_reason = reason[:200]
+        table.version += 1
+        if table.state is not None:
+            from games.results import record_abandoned_game
+
+            record_abandoned_game(table, load_game(table))
+        table.save()
+        _notify_after_commit(table, [{"type": "game_abandoned", "reason": table.end_reason}])
+    log.info("table_abandoned table=%s reason=%s", table_id, reason)
+    return True
+
+
+def _finish(table: Table, game: Game) -> None:
+    table.status = Table.Status.FINISHED
+    table.finished_at = timezone.now()
+    table.turn_deadline = None
+    from games.results import record_finished_game  # ratings and statistics, same transaction
+
+    record_finished_game(table, game)
+
+
+# --------------------------------------------------------------------------- computer turns
+
+
+def computer_action(game_view, level: str, table: Table, seat_number: int):
+    """What a computer player does now, decided from that seat's view only."""
+    seed = hash((table.seed, table.version, seat_number)) & 0xFFFFFFFF
+    return bots.choose_action(game_view, level, seed=seed)
+
+
+def play_computer_turns(table_id: int, version: int) -> int:
+    """Play every computer seat that must act at ``version``; stale calls do nothing.
+
+    Returns the number of moves made. Each move is an ordinary :func:`submit_action`.
+    """
+    moves = 0
+    while True:
+        table = Table.objects.get(pk=table_id)
+        if table.status != Table.Status.PLAYING or table.version != version:
+            return moves
+        game = load_game(table)
+        seats = {seat.number: seat for seat in table.seats.all()}
+        computer_seats = [number for number in game.to_act if seats[number].computer_plays]
+        if not computer_seats:
+            return moves
+        number = computer_seats[0]
+        seat = seats[number]
+        level = seat.bot_level if seat.is_bot else TIMEOUT_BOT_LEVEL
+        choice = computer_action(game.view(number), level, table, number)
+        actor = Action.Actor.BOT if seat.is_bot else Action.Actor.STANDIN
+        try:
+            outcome = submit_action(table_id, number, choice, expected_version=version, actor=actor)
+        except ActionRejected as error:
+            if error.code == "stale":
+                return moves  # someone else moved first; the newer version has its own task
+            raise
+        moves += 1
+        if game.phase != "pass":
+            return moves  # the next play gets its own task, after a pause people can follow
+        version = outcome.version
+
+
+def turn_timed_out(table_id: int, deadline_iso: str) -> int:
+    """The turn timer ran out: the Medium bot plays for each person still to act.
+
+    Ignored unless the table still waits on that same deadline (the move was made, or a
+    newer timer replaced this one). Returns the number of moves made.
+    """
+    moves = 0
+    for _attempt in range(10):
+        table = Table.objects.get(pk=table_id)
+        if table.status != Table.Status.PLAYING or table.turn_deadline is None:
+            return moves
+        if table.turn_deadline.isoformat() != deadline_iso or table.turn_deadline > timezone.now():
+            return moves
+        game = load_game(table)
+        seats = {seat.number: seat for seat in table.seats.all()}
+        people = [number for number in game.to_act if not seats[number].computer_plays]
+        if not people:
+            return moves
+        number = people[0]
+        choice = computer_action(game.view(number), TIMEOUT_BOT_LEVEL, table, number)
+        try:
+            submit_action(table_id, number, choice, expected_version=table.version, actor=Action.Actor.TIMEOUT)
+            moves += 1
+            log.info("turn_timeout table=%s seat=%s", table_id, number)
+        except ActionRejected as error:
+            if error.code != "stale":
+                raise
+        if game.phase != "pass":
+            return moves
+    return moves
+
+
+def recover_stalled_tables() -> int:
+    """Re-schedule computer turns and overdue timers of every playing table.
+
+    Run when a worker starts, so a worker killed with tasks in hand loses nothing.
+    """
+    count = 0
+    for table in Table.objects.filter(status=Table.Status.PLAYING):
+        game = load_game(table)
+        seats = {seat.number: seat for seat in table.seats.all()}
+        if any(seats[number].computer_plays for number in game.to_act):
+            schedule(play_computer_turns_task(), table.pk, table.version)
+            count += 1
+        elif table.turn_deadline is not None:
+            countdown = max((table.turn_deadline - timezone.now()).total_seconds(), 0)
+            schedule(turn_timeout_task(), table.pk, table.turn_deadline.isoformat(), countdown=countdown)
+            count += 1
+    return count
+
+
+def play_computer_turns_task():
+    from games.tasks import play_computer_turns_task as task
+
+    return task
+
+
+def turn_timeout_task():
+    from games.tasks import turn_timeout_task as task
+
+    return task
+
+
+# --------------------------------------------------------------------------- notifications
+
+
+def _notify_after_commit(table: Table, events) -> None:
+    from games.realtime import notify_table
+
+    table_id, version = table.pk, table.version
+    public_events = [event for event in events if _is_public(event)]
+    transaction.on_commit(lambda: notify_table(table_id, version, public_events))
+
+
+def _is_public(event) -> bool:
+    """Events that are safe for every seat (passes are private until revealed)."""
+    kind = event.get("type") if isinstance(event, dict) else getattr(event, "type", None)
+    return kind not in {"cards_passed", "cards_received"}
