@@ -16,7 +16,7 @@ from django.utils import timezone
 from games import bots
 from games.engine import Card, Game, IllegalAction, Rules
 from games.models import Action, Seat, Table
-from hearts_site.taskrunner import schedule
+from hearts_site.taskrunner import schedule, task_batch
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +82,7 @@ def create_table(
 
 def start_table(table_id: int, *, hands=None) -> Table:
     """Deal the first hand. Every seat must be taken (a person or a computer)."""
-    with transaction.atomic():
+    with task_batch(), transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table_id)
         if table.status != Table.Status.WAITING:
             raise ActionRejected("already_started", "This game has already started.")
@@ -154,7 +154,7 @@ def submit_action(
     version the move was made against: a duplicate or stale move is rejected.
     """
     parsed = parse_action(action)
-    with transaction.atomic():
+    with task_batch(), transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table_id)
         if table.status == Table.Status.WAITING:
             raise ActionRejected("not_started", "The game has not started yet.")
@@ -209,7 +209,7 @@ def _plan_next(table: Table, game: Game) -> None:
 
 def abandon_table(table_id: int, reason: str) -> bool:
     """End a game that cannot go on (staff action, everyone left). Returns False if it had ended."""
-    with transaction.atomic():
+    with task_batch(), transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table_id)
         if not table.is_active:
             return False

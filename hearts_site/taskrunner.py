@@ -5,12 +5,14 @@ Services call :func:`schedule` instead of ``task.apply_async`` so that the embed
 
 * ``celery`` — ``apply_async`` with a countdown, after the current transaction commits.
 * ``thread`` — a timer thread in this process runs the task after the countdown.
-* ``eager`` — tests: the task runs at once, synchronously; tasks scheduled while one runs are
-  queued and run after it, so a whole bot-only game does not recurse.
+* ``eager`` — tests: the task runs synchronously once the surrounding :func:`task_batch`
+  (a service call) has finished; tasks scheduled while one runs are queued and run after it,
+  so a whole bot-only game does not recurse.
 """
 import logging
 import threading
 from collections import deque
+from contextlib import contextmanager
 
 from django.conf import settings
 from django.db import close_old_connections, transaction
@@ -18,7 +20,7 @@ from django.db import close_old_connections, transaction
 log = logging.getLogger(__name__)
 
 _eager_queue: deque = deque()
-_eager_running = threading.local()
+_eager_state = threading.local()
 
 
 def schedule(task, *args, countdown: float = 0.0) -> None:
@@ -32,17 +34,34 @@ def schedule(task, *args, countdown: float = 0.0) -> None:
         transaction.on_commit(lambda: task.apply_async(args=args, countdown=countdown))
 
 
+@contextmanager
+def task_batch():
+    """Wrap a service call: in eager mode, tasks it schedules run when it has finished."""
+    _eager_state.depth = getattr(_eager_state, "depth", 0) + 1
+    try:
+        yield
+    finally:
+        _eager_state.depth -= 1
+    if _eager_state.depth == 0:
+        _drain_eager()
+
+
 def _run_eager(task, args) -> None:
     _eager_queue.append((task, args))
-    if getattr(_eager_running, "active", False):
+    if getattr(_eager_state, "depth", 0) == 0:
+        _drain_eager()
+
+
+def _drain_eager() -> None:
+    if getattr(_eager_state, "draining", False):
         return
-    _eager_running.active = True
+    _eager_state.draining = True
     try:
         while _eager_queue:
             queued_task, queued_args = _eager_queue.popleft()
             queued_task.apply(args=queued_args, throw=True)
     finally:
-        _eager_running.active = False
+        _eager_state.draining = False
         _eager_queue.clear()
 
 

@@ -1,0 +1,151 @@
+import pytest
+from django.utils import timezone
+
+from games import services
+from games.engine import Card, Game, Rules
+from games.models import Action, Seat, Table
+from games.services import ActionRejected
+
+
+@pytest.fixture
+def player(django_user_model):
+    return django_user_model.objects.create_user("ann", password="pw-long-enough-1")
+
+
+@pytest.fixture
+def other(django_user_model):
+    return django_user_model.objects.create_user("bob", password="pw-long-enough-1")
+
+
+def solo_table(host, **rules):
+    table = services.create_table(host, Rules(**rules), seat_bots=[None, "easy", "easy", "easy"], seed=7)
+    return services.start_table(table.pk)
+
+
+@pytest.mark.django_db
+def test_start_deals_and_computers_pass_at_once(player):
+    table = solo_table(player)
+    table.refresh_from_db()
+    game = services.load_game(table)
+    assert table.status == Table.Status.PLAYING
+    assert game.phase == "pass"
+    assert game.to_act == (0,), "the three computers passed straight away"
+    assert Action.objects.filter(table=table, actor=Action.Actor.BOT).count() == 3
+
+
+@pytest.mark.django_db
+def test_person_move_goes_through_engine_and_computers_answer(player):
+    table = solo_table(player)
+    table.refresh_from_db()
+    game = services.load_game(table)
+    services.submit_action(table.pk, 0, [str(c) for c in game.legal(0)[:3]], user=player, expected_version=table.version)
+    table.refresh_from_db()
+    game = services.load_game(table)
+    assert game.phase == "play"
+    assert game.to_act == (0,) or game.is_over is False
+    # computers play until the person must act
+    assert 0 in game.to_act
+
+
+@pytest.mark.django_db
+def test_illegal_move_is_rejected_with_the_engine_message_and_changes_nothing(player):
+    rules = Rules(passing="none")
+    table = services.create_table(player, rules, seat_bots=[None, "easy", "easy", "easy"], seed=1)
+    table = services.start_table(table.pk)
+    table.refresh_from_db()
+    game = services.load_game(table)
+    assert game.to_act == (0,), "the computers play until the person must act"
+    before = (table.version, table.state)
+    wrong = next(card for card in game.hands[0] if card not in game.legal(0))
+    with pytest.raises(ActionRejected) as error:
+        services.submit_action(table.pk, 0, str(wrong), user=player)
+    assert error.value.code == "illegal"
+    assert str(error.value) == game.why_illegal(0, wrong)
+    table.refresh_from_db()
+    assert (table.version, table.state) == before
+
+
+@pytest.mark.django_db
+def test_stale_and_duplicate_moves_are_rejected(player):
+    table = solo_table(player)
+    table.refresh_from_db()
+    game = services.load_game(table)
+    cards = [str(c) for c in game.legal(0)[:3]]
+    version = table.version
+    services.submit_action(table.pk, 0, cards, user=player, expected_version=version)
+    table.refresh_from_db()
+    after = (table.version, table.state)
+    with pytest.raises(ActionRejected) as error:
+        services.submit_action(table.pk, 0, cards, user=player, expected_version=version)
+    assert error.value.code == "stale"
+    table.refresh_from_db()
+    assert (table.version, table.state) == after
+
+
+@pytest.mark.django_db
+def test_cannot_play_for_another_seat(player, other):
+    table = solo_table(player)
+    with pytest.raises(ActionRejected) as error:
+        services.submit_action(table.pk, 0, ["2C", "3C", "4C"], user=other)
+    assert error.value.code == "not_your_seat"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("action", ["ZZ", "", 17, None, {"card": "QS"}, ["QS"] * 40, "x" * 10000])
+def test_malformed_actions_get_a_clear_error(player, action):
+    table = solo_table(player)
+    with pytest.raises(ActionRejected) as error:
+        services.submit_action(table.pk, 0, action, user=player)
+    assert error.value.code in {"malformed", "illegal"}
+    assert len(str(error.value)) < 200
+
+
+@pytest.mark.django_db
+def test_a_computer_standing_in_plays_a_whole_game_to_the_end(player):
+    table = services.create_table(player, Rules(target=30), seat_bots=[None, "easy", "easy", "easy"], seed=3)
+    Seat.objects.filter(table=table, number=0).update(standing_in=True)
+    services.start_table(table.pk)
+    table.refresh_from_db()
+    game = services.load_game(table)
+    assert table.status == Table.Status.FINISHED
+    assert game.phase == "over" and game.winners
+    assert Action.objects.filter(table=table).count() == table.version - 1
+    assert Action.objects.filter(table=table, actor=Action.Actor.STANDIN).exists()
+    # the stored log replays to the same final state
+    assert Game.from_dict(table.state).to_dict() == table.state
+
+
+@pytest.mark.django_db
+def test_turn_timer_plays_for_a_person_who_runs_out_of_time(player):
+    table = services.create_table(
+        player, Rules(passing="none"), seat_bots=[None, "easy", "easy", "easy"], seed=11, turn_timer_seconds=30
+    )
+    services.start_table(table.pk)
+    table.refresh_from_db()
+    game = services.load_game(table)
+    seat = game.to_act[0]
+    Seat.objects.filter(table=table).exclude(number=seat).update(bot_level="easy", user=None)
+    Seat.objects.filter(table=table, number=seat).update(user=player, bot_level="")
+    assert table.turn_deadline is not None
+    remaining = (table.turn_deadline - timezone.now()).total_seconds()
+    assert 25 < remaining <= 30
+    deadline = table.turn_deadline.isoformat()
+    # too early: nothing happens (the eagerly run timer task already found that out)
+    assert services.turn_timed_out(table.pk, deadline) == 0
+    past = table.turn_deadline - timezone.timedelta(seconds=31)
+    Table.objects.filter(pk=table.pk).update(turn_deadline=past)
+    assert services.turn_timed_out(table.pk, past.isoformat()) == 1
+    assert Action.objects.filter(table=table, actor=Action.Actor.TIMEOUT, seat=seat).count() == 1
+    # an old timer for a turn already played is ignored
+    assert services.turn_timed_out(table.pk, past.isoformat()) == 0
+
+
+@pytest.mark.django_db
+def test_staff_can_abandon_a_game(player):
+    table = solo_table(player)
+    assert services.abandon_table(table.pk, "stuck") is True
+    table.refresh_from_db()
+    assert table.status == Table.Status.ABANDONED
+    assert services.abandon_table(table.pk, "again") is False
+    with pytest.raises(ActionRejected):
+        services.submit_action(table.pk, 0, ["2C", "3C", "4C"], user=player)
