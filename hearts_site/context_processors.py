@@ -5,7 +5,7 @@ NAVIGATION = [
     ("Play", "games:new"),
     ("Learn", "games:learn"),
     ("My games", "games:my_games"),
-    ("Live", "games:live"),
+    ("Live", "live:lobby"),
     ("Leaderboard", "ratings:leaderboard"),
     ("Profile", "accounts:profile"),
 ]

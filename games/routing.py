@@ -1,0 +1,2 @@
+"""Websocket routes of the games app."""
+websocket_urlpatterns: list = []
