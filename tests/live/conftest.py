@@ -22,11 +22,24 @@ def _fresh_channel_layer():
     channel_layers.backends = {}
 
 
+@pytest.fixture(autouse=True)
+def _close_thread_connections():
+    """Threads (the consumers' database thread, timer threads) close their connections after
+    each use, so PostgreSQL's test database can be dropped at the end."""
+    from django.db import connections
+
+    config = connections.settings["default"]
+    before = config.get("CONN_MAX_AGE", 0)
+    config["CONN_MAX_AGE"] = 0
+    yield
+    config["CONN_MAX_AGE"] = before
+
+
 @pytest.fixture
 def people(django_user_model):
     """Four players: ann (host), bob, cat, dan."""
     return [
-        django_user_model.objects.create_user(name, password="pw-long-enough-1", display_name=name.title())
+        django_user_model.objects.create_user(name, display_name=name.title())  # no password: no slow hashing
         for name in ("ann", "bob", "cat", "dan")
     ]
 

@@ -267,7 +267,7 @@ async def test_websocket_needs_a_logged_in_user_and_the_sites_origin(people):
 
 async def test_a_person_without_a_seat_cannot_watch_a_game_in_progress(people, django_user_model):
     table = await sync_to_async(seat_people)(people)
-    eve = await sync_to_async(django_user_model.objects.create_user)("eve", password="pw-long-enough-1")
+    eve = await sync_to_async(django_user_model.objects.create_user)("eve")
     player = await Player.create(eve, table.pk)
     assert await player.connect()
     error = await player.receive()
