@@ -31,7 +31,8 @@ def schedule(task, *args, countdown: float = 0.0) -> None:
     elif runner == "thread":
         transaction.on_commit(lambda: _start_thread(task, args, countdown))
     else:
-        transaction.on_commit(lambda: task.apply_async(args=args, countdown=countdown))
+        queue = settings.CELERY_TASK_DEFAULT_QUEUE
+        transaction.on_commit(lambda: task.apply_async(args=args, countdown=countdown, queue=queue))
 
 
 @contextmanager
