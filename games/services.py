@@ -153,6 +153,18 @@ def submit_action(
     ``user``, when given, must be the person in that seat. ``expected_version`` is the table
     version the move was made against: a duplicate or stale move is rejected.
     """
+    try:
+        return _submit_action(table_id, seat_number, action, expected_version, user, actor)
+    except ActionRejected as error:
+        # Never log the action itself: a card tried reveals part of a hidden hand.
+        log.info(
+            "action_rejected table=%s seat=%s actor=%s code=%s user=%s",
+            table_id, seat_number, actor, error.code, getattr(user, "pk", None),
+        )
+        raise
+
+
+def _submit_action(table_id, seat_number, action, expected_version, user, actor) -> ActionOutcome:
     parsed = parse_action(action)
     with task_batch(), transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table_id)

@@ -149,3 +149,16 @@ def test_staff_can_abandon_a_game(player):
     assert services.abandon_table(table.pk, "again") is False
     with pytest.raises(ActionRejected):
         services.submit_action(table.pk, 0, ["2C", "3C", "4C"], user=player)
+
+
+@pytest.mark.django_db
+def test_rejected_actions_are_logged_without_cards(player, caplog):
+    table = solo_table(player)
+    with caplog.at_level("INFO", logger="games.services"):
+        with pytest.raises(ActionRejected):
+            services.submit_action(table.pk, 0, ["AS", "KS", "QS", "JS"], user=player)
+    record = next(r for r in caplog.records if "action_rejected" in r.getMessage())
+    message = record.getMessage()
+    assert f"table={table.pk}" in message and "code=illegal" in message
+    for card in ("AS", "KS", "QS", "JS"):
+        assert card not in message
