@@ -55,10 +55,15 @@ def play(game: Game, cards: str) -> list[dict]:
 
 
 def play_out(game: Game, rng, stop_at_deal_end: bool = True) -> list[dict]:
-    """Finish the current deal (or the game) with random legal actions."""
+    """Finish the current deal (or the game) with random legal actions.
+
+    Stopping at the deal's end also stops before a moon choice (the test makes it).
+    """
     deal = game.deal_number
     events = []
     while game.phase != "over" and (not stop_at_deal_end or game.deal_number == deal):
+        if stop_at_deal_end and game.phase == "moon_choice":
+            break
         seat = game.to_act[0] if game.phase != "pass" else rng.choice(game.to_act)
         legal = game.legal(seat)
         if game.phase == "pass":
