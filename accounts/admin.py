@@ -3,7 +3,7 @@ from django.contrib.auth.admin import UserAdmin
 
 from accounts import services
 from accounts.models import ProviderEvent, Subscription, User
-from accounts.selectors import format_day
+from accounts.selectors import format_day, subscription_gives_live_access
 
 
 def _grant(modeladmin, request, users, length, label):
@@ -75,14 +75,17 @@ class HeartsUserAdmin(UserAdmin):
 
 @admin.register(Subscription)
 class SubscriptionAdmin(admin.ModelAdmin):
-    list_display = ("user", "plan", "status", "current_period_end", "cancel_at_period_end", "updated_at")
+    list_display = ("user", "plan", "status", "current_period_end", "live_access")
     list_filter = ("status", "plan")
     search_fields = ("user__username", "user__email", "user__display_name", "stripe_customer_id")
     list_select_related = ("user",)
     raw_id_fields = ("user",)
     readonly_fields = ("last_event_created", "created_at", "updated_at")
-    date_hierarchy = "current_period_end"
     actions = [grant_month, grant_year, revoke]
+
+    @admin.display(boolean=True, description="Live play now")
+    def live_access(self, subscription):
+        return subscription_gives_live_access(subscription)
 
 
 @admin.register(ProviderEvent)

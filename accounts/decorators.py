@@ -24,8 +24,16 @@ import json
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpResponse
 from django.template.loader import render_to_string
+from django.urls import reverse
 
-from accounts.selectors import has_live_access, live_access_denied_message, pricing_url
+from accounts.models import SubscriptionStatus
+from accounts.selectors import (
+    has_live_access,
+    live_access_denied_message,
+    live_access_denied_reason,
+    pricing_url,
+    subscription_for,
+)
 
 DENIED_STATUS = 402
 
@@ -40,7 +48,17 @@ def _is_htmx(request) -> bool:
 def live_access_denied_response(request) -> HttpResponse:
     """The response a live-play view gives a player without live access."""
     message = live_access_denied_message(request.user)
-    context = {"message": message, "pricing_url": pricing_url()}
+    subscription = subscription_for(request.user)
+    past_due = subscription is not None and subscription.status == SubscriptionStatus.PAST_DUE
+    context = {
+        "message": message,
+        "reason": live_access_denied_reason(request.user)
+        if subscription is not None
+        else "Friend rooms and matchmaking are part of the live-play subscription.",
+        "pricing_url": pricing_url(),
+        "action_url": reverse("accounts:profile") + "#subscription" if past_due else pricing_url(),
+        "action_label": "Update your payment" if past_due else "See plans",
+    }
     if _is_htmx(request):
         response = HttpResponse(
             render_to_string("accounts/_live_access_denied.html", context, request=request)

@@ -101,35 +101,43 @@ def format_day(moment: dt.datetime) -> str:
     return f"{local.day} {local:%b %Y}"
 
 
-def live_access_denied_message(user, now: dt.datetime | None = None) -> str:
-    """What to tell a player who was refused live play: why, and where to get a plan.
-
-    Always ends with the pricing URL, e.g.
-    "Live play needs a subscription. See plans: /accounts/pricing/".
-    """
+def live_access_denied_reason(user, now: dt.datetime | None = None) -> str:
+    """Why ``user`` can't start live play, in a sentence or two (no URL; see below)."""
     now = now or timezone.now()
-    plans = f"See plans: {pricing_url()}"
     if user is None or not getattr(user, "is_authenticated", False):
-        return f"Log in to play live. Live play needs a subscription. {plans}"
+        return "Log in to play live. Live play needs a subscription."
     subscription = subscription_for(user)
     if subscription is None:
-        return f"Live play needs a subscription. {plans}"
+        return "Live play needs a subscription."
     if subscription_gives_live_access(subscription, now):
         return "You have live access."
     status = subscription.status
     if status == SubscriptionStatus.PAST_DUE:
         return (
             "Live play is paused because your last payment failed. "
-            f"Update your payment to play live again. {plans}"
+            "Update your payment to play live again."
         )
     if status == SubscriptionStatus.INCOMPLETE:
-        return f"Your subscription is waiting for its first payment. {plans}"
+        return "Your subscription is waiting for its first payment."
     end = subscription.current_period_end
     if status == SubscriptionStatus.CANCELED:
         ended = f" on {format_day(end)}" if end and end <= now else ""
-        return f"Your subscription was canceled{ended}. Live play needs a subscription. {plans}"
+        return f"Your subscription was canceled{ended}. Live play needs a subscription."
     ended = f" on {format_day(end)}" if end else ""
-    return f"Your subscription ended{ended}. Live play needs a subscription. {plans}"
+    return f"Your subscription ended{ended}. Live play needs a subscription."
+
+
+def live_access_denied_message(user, now: dt.datetime | None = None) -> str:
+    """What to tell a player who was refused live play: why, and where to get a plan.
+
+    Ends with the pricing URL, e.g.
+    "Live play needs a subscription. See plans: /accounts/pricing/".
+    Websocket consumers send this text as is.
+    """
+    reason = live_access_denied_reason(user, now)
+    if has_live_access(user, now):
+        return reason
+    return f"{reason} See plans: {pricing_url()}"
 
 
 def subscription_summary(user, now: dt.datetime | None = None) -> dict:
@@ -190,3 +198,28 @@ def subscription_summary(user, now: dt.datetime | None = None) -> dict:
 def payments_configured() -> bool:
     """True when the site can take payments (Stripe secret key and price id are set)."""
     return bool(settings.STRIPE_SECRET_KEY and settings.STRIPE_PRICE_ID)
+
+
+def checkout_offer(user, now: dt.datetime | None = None) -> str:
+    """What the plans page offers ``user``, so nobody pays twice.
+
+    * ``"not_configured"``: the site takes no payments (admins grant plans);
+    * ``"sign_up"``: signed out;
+    * ``"manage"``: already has a running paid plan;
+    * ``"update_payment"``: a paid plan whose payment failed — fix it, don't buy another;
+    * ``"subscribe"``: everyone else (no plan, lapsed, canceled, or an admin grant).
+    """
+    if not payments_configured():
+        return "not_configured"
+    if user is None or not getattr(user, "is_authenticated", False):
+        return "sign_up"
+    subscription = subscription_for(user)
+    if subscription is None or subscription.plan == Plan.GRANTED:
+        return "subscribe"
+    if subscription.status == SubscriptionStatus.PAST_DUE and subscription.stripe_subscription_id:
+        return "update_payment"
+    if subscription.status in (SubscriptionStatus.ACTIVE, SubscriptionStatus.TRIALING) and (
+        subscription_gives_live_access(subscription, now)
+    ):
+        return "manage"
+    return "subscribe"

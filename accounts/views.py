@@ -16,7 +16,6 @@ from django.views.decorators.http import require_POST
 
 from accounts import selectors, services
 from accounts.forms import ProfileForm, SignUpForm
-from accounts.models import Plan, SubscriptionStatus
 
 log = logging.getLogger(__name__)
 
@@ -112,7 +111,7 @@ def profile(request):
 
 def _pricing_context(request, **extra):
     context = {
-        "payments_configured": selectors.payments_configured(),
+        "offer": selectors.checkout_offer(request.user),
         "summary": selectors.subscription_summary(request.user)
         if request.user.is_authenticated
         else None,
@@ -132,14 +131,16 @@ def pricing(request):
 @login_required
 def checkout(request):
     """Send the player to the payment provider's checkout page."""
-    summary = selectors.subscription_summary(request.user)
-    subscription = summary["subscription"]
-    already_paying = summary["has_live_access"] and subscription.status in (
-        SubscriptionStatus.ACTIVE,
-        SubscriptionStatus.TRIALING,
-    )
-    if already_paying and subscription.plan != Plan.GRANTED:
+    offer = selectors.checkout_offer(request.user)
+    if offer == "manage":
+        summary = selectors.subscription_summary(request.user)
         messages.info(request, f"You already have live play: {summary['headline']}.")
+        return redirect("accounts:profile")
+    if offer == "update_payment":
+        messages.info(
+            request,
+            "Your subscription is past due: update your payment instead of buying a second plan.",
+        )
         return redirect("accounts:profile")
     try:
         url = services.start_checkout(

@@ -181,3 +181,18 @@ def test_decorator_lets_subscribers_through(case, player_client, player, make_su
     response = player_client.get("/live/new/")
     assert response.status_code == 200
     assert response.content == b"live table ready"
+
+
+def test_denied_message_for_someone_with_access(player, make_subscription):
+    make_subscription(player)
+    assert live_access_denied_message(player) == "You have live access."
+
+
+@gate
+def test_decorator_points_past_due_players_to_their_payment(player_client, player, make_subscription, now):
+    make_subscription(player, status="past_due", past_due_since=now - 10 * DAY)
+    response = player_client.get("/live/new/")
+    assert response.status_code == 402
+    page = response.content.decode()
+    assert "Update your payment" in page
+    assert 'href="/accounts/profile/#subscription"' in page

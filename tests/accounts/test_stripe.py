@@ -422,3 +422,22 @@ def test_billing_portal_opens_for_a_customer(player_client, player, payments_on,
     assert response["Location"] == "https://billing.stripe.test/p"
     assert seen["customer"] == "cus_9"
     assert seen["return_url"] == "http://testserver/accounts/profile/"
+
+
+def test_a_past_due_subscriber_is_sent_to_fix_the_payment_not_to_pay_twice(
+    player_client, player, payments_on, make_subscription, now, monkeypatch
+):
+    make_subscription(player, status="past_due", past_due_since=now, stripe_customer_id="cus_1",
+                      stripe_subscription_id="sub_1")
+    monkeypatch.setattr(stripe.checkout.Session, "create", lambda **p: pytest.fail("no second plan"))
+    page = player_client.get(reverse("accounts:pricing")).content.decode()
+    assert f'action="{reverse("accounts:billing_portal")}"' in page
+    assert f'action="{reverse("accounts:checkout")}"' not in page
+    response = player_client.post(reverse("accounts:checkout"), follow=True)
+    assert "update your payment instead of buying a second plan" in response.content.decode()
+
+
+def test_a_player_with_an_admin_grant_may_still_subscribe(player_client, player, payments_on, make_subscription):
+    make_subscription(player, plan="granted")
+    page = player_client.get(reverse("accounts:pricing")).content.decode()
+    assert f'action="{reverse("accounts:checkout")}"' in page
