@@ -1,0 +1,21 @@
+"""A test URLconf: the accounts URLs plus a tiny live-play view behind the gate."""
+from django.http import HttpResponse
+from django.urls import include, path
+
+from accounts.decorators import live_access_required
+
+
+@live_access_required
+def new_live_game(request):
+    return HttpResponse("live table ready")
+
+
+def home(request):
+    return HttpResponse("home")
+
+
+urlpatterns = [
+    path("live/new/", new_live_game, name="new_live_game"),
+    path("accounts/", include("accounts.urls")),
+    path("", home, name="home"),
+]
