@@ -44,11 +44,12 @@ class Hint:
 
 
 def choose_action(view, level: str, seed: int = 0, *, samples: "int | None" = None,
-                  time_budget: "float | None" = None):
+                  time_budget: "float | None" = None, effort: "int | None" = None):
     """The bot's action for the seat of ``view`` (which must be to act).
 
-    ``samples`` (worlds per decision) and ``time_budget`` (seconds, not deterministic) tune
-    Hard; the defaults take about 150 ms a decision on one core.
+    ``samples`` (worlds per decision), ``effort`` (simulated card plays per decision) and
+    ``time_budget`` (seconds, not deterministic) tune Hard; the default effort takes about
+    150 ms a decision on one core.
     """
     from . import easy, hard, medium
 
@@ -72,7 +73,8 @@ def choose_action(view, level: str, seed: int = 0, *, samples: "int | None" = No
         elif level == "medium":
             card = medium.play(view)
         else:
-            card = hard.play(view, seed, samples=samples, time_budget=time_budget)
+            card = hard.play(view, seed, samples=samples, time_budget=time_budget,
+                             effort=effort or hard.DEFAULT_EFFORT)
         if card not in view.legal:  # pragma: no cover - a bug; never play an illegal card
             card = view.legal[0]
         return card
