@@ -34,14 +34,16 @@ def _number(n: int) -> str:
     return _WORDS.get(n, str(n))
 
 
-def make_hint(view) -> Hint:
+def make_hint(view, time_budget: "float | None" = HINT_TIME) -> Hint:
+    """The hint for ``view``.  ``time_budget`` caps the search (None: effort only, which
+    makes the hint deterministic)."""
     if view.seat not in view.to_act or not view.legal:
         return Hint(None, "Nothing to do now: waiting for the other players.")
     if view.phase == "pass":
         return _pass_hint(view)
     if view.phase == "moon_choice":
         return _moon_hint(view)
-    return _play_hint(view)
+    return _play_hint(view, time_budget)
 
 
 # ---------------------------------------------------------------------------------
@@ -93,7 +95,7 @@ def _moon_hint(view) -> Hint:
     return Hint(choice, reason + ".")
 
 
-def _play_hint(view) -> Hint:
+def _play_hint(view, time_budget) -> Hint:
     k = Knowledge.from_view(view)
     why: list = []
     med = policy.play(k.cfg, k.me, k.hand, k.trick, k.leader, k.played, k.taken, k.broken,
@@ -102,7 +104,7 @@ def _play_hint(view) -> Hint:
         card = view.legal[0]
     else:
         card = hard.play(view, seed=view.deal_number * 1000 + len(view.played),
-                         effort=HINT_EFFORT, time_budget=HINT_TIME)
+                         effort=HINT_EFFORT, time_budget=time_budget)
     code = why[0] if why and card.index == med else None
     return Hint(card, _describe(view, k, card, code) + ".")
 
