@@ -21,6 +21,7 @@ Websocket consumers can't use a decorator: call
 import functools
 import json
 
+from asgiref.sync import iscoroutinefunction, sync_to_async
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpResponse
 from django.template.loader import render_to_string
@@ -73,20 +74,38 @@ def live_access_denied_response(request) -> HttpResponse:
     )
 
 
+def _refusal(request) -> HttpResponse | None:
+    """The response that stops ``request`` at the gate, or None to let it through."""
+    if not request.user.is_authenticated:
+        response = redirect_to_login(request.get_full_path())
+        if _is_htmx(request):
+            redirect = HttpResponse(status=204)
+            redirect["HX-Redirect"] = response["Location"]
+            return redirect
+        return response
+    if not has_live_access(request.user):
+        return live_access_denied_response(request)
+    return None
+
+
 def live_access_required(view):
-    """Let the view run only for signed-in players with live access (see module docstring)."""
+    """Let the view run only for signed-in players with live access (see module docstring).
+
+    Works on sync and async views.
+    """
+    if iscoroutinefunction(view):
+
+        @functools.wraps(view)
+        async def async_wrapper(request, *args, **kwargs):
+            refusal = await sync_to_async(_refusal)(request)
+            if refusal is not None:
+                return refusal
+            return await view(request, *args, **kwargs)
+
+        return async_wrapper
 
     @functools.wraps(view)
     def wrapper(request, *args, **kwargs):
-        if not request.user.is_authenticated:
-            response = redirect_to_login(request.get_full_path())
-            if _is_htmx(request):
-                redirect = HttpResponse(status=204)
-                redirect["HX-Redirect"] = response["Location"]
-                return redirect
-            return response
-        if not has_live_access(request.user):
-            return live_access_denied_response(request)
-        return view(request, *args, **kwargs)
+        return _refusal(request) or view(request, *args, **kwargs)
 
     return wrapper

@@ -4,6 +4,7 @@ import json
 import pytest
 from asgiref.sync import async_to_sync
 from django.contrib.auth.models import AnonymousUser
+from django.test import Client
 
 from accounts.selectors import (
     PAST_DUE_GRACE,
@@ -196,3 +197,12 @@ def test_decorator_points_past_due_players_to_their_payment(player_client, playe
     page = response.content.decode()
     assert "Update your payment" in page
     assert 'href="/accounts/profile/#subscription"' in page
+
+
+@gate
+def test_decorator_works_on_async_views(client, player_client, player, make_subscription):
+    assert Client().get("/live/new-async/").status_code == 302
+    assert player_client.get("/live/new-async/").status_code == 402
+    make_subscription(player)
+    response = player_client.get("/live/new-async/")
+    assert response.content == b"async live table ready"

@@ -15,7 +15,6 @@ from tests.accounts.stripe_events import (
     invoice_obj,
     sign,
     subscription_obj,
-    ts,
 )
 
 pytestmark = pytest.mark.django_db

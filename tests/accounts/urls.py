@@ -10,12 +10,18 @@ def new_live_game(request):
     return HttpResponse("live table ready")
 
 
+@live_access_required
+async def new_live_game_async(request):
+    return HttpResponse("async live table ready")
+
+
 def home(request):
     return HttpResponse("home")
 
 
 urlpatterns = [
     path("live/new/", new_live_game, name="new_live_game"),
+    path("live/new-async/", new_live_game_async, name="new_live_game_async"),
     path("accounts/", include("accounts.urls")),
     path("", home, name="home"),
 ]
