@@ -77,8 +77,8 @@ _SNAPSHOT_LIMIT = 4096
 
 def _remember(snapshot: Snapshot) -> Snapshot:
     current = _snapshots.get(snapshot.table.pk)
-    if current is not None and current.version > snapshot.version:
-        return current
+    if current is not None and current.version > snapshot.version and current.table.code == snapshot.table.code:
+        return current  # a newer state was loaded meanwhile
     _snapshots[snapshot.table.pk] = snapshot
     _snapshots.move_to_end(snapshot.table.pk)
     while len(_snapshots) > _SNAPSHOT_LIMIT:
@@ -98,7 +98,8 @@ def load_snapshot(table_id: int) -> Snapshot | None:
     game = None
     if table.state is not None:
         previous = _snapshots.get(table_id)
-        game = _advance(previous.game if previous else None, table.state) or Game.from_dict(table.state)
+        same = previous is not None and previous.table.code == table.code
+        game = _advance(previous.game if same else None, table.state) or Game.from_dict(table.state)
     return _remember(Snapshot(table, seats, game))
 
 
@@ -122,6 +123,11 @@ def _advance(game, state):
 def cached_snapshot(table_id: int, at_least: int) -> Snapshot | None:
     snapshot = _snapshots.get(table_id)
     return snapshot if snapshot is not None and snapshot.version >= at_least else None
+
+
+def forget_snapshots() -> None:
+    """Drop every cached table (tests: a new database reuses table ids)."""
+    _snapshots.clear()
 
 
 # --------------------------------------------------------------------------- rendering

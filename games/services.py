@@ -500,9 +500,11 @@ def _schedule_stand_in(seat: Seat) -> None:
     from games.tasks import stand_in_task
 
     elapsed = (timezone.now() - seat.left_at).total_seconds() if seat.left_at else 0
+    # Celery tasks are sent before the commit: never due before the absence is committed.
+    floor = 1.0 if settings.TASK_RUNNER == "celery" else 0.0
     schedule(
         stand_in_task, seat.table_id, seat.number, seat.left_at.isoformat() if seat.left_at else "",
-        countdown=max(reconnect_grace_seconds() - elapsed, 0),
+        countdown=max(reconnect_grace_seconds() - elapsed, floor),
     )
 
 

@@ -17,9 +17,13 @@ from games.models import Table
 @pytest.fixture(autouse=True)
 def _fresh_channel_layer():
     """Each test (and its event loop) gets its own channel layer."""
+    from games.consumers import forget_snapshots
+
     channel_layers.backends = {}
+    forget_snapshots()
     yield
     channel_layers.backends = {}
+    forget_snapshots()
 
 
 @pytest.fixture(autouse=True)
@@ -129,15 +133,18 @@ async def connect_all(users, table_id, **kwargs):
 
 
 @pytest.fixture
-def grant_live_access():
-    """Give a player live access through the accounts app (skips until it is installed)."""
-    try:
-        from accounts.services import grant_plan
-    except ImportError:
-        pytest.skip("accounts subscriptions not merged yet")
+def subscribe():
+    """``subscribe(user)`` gives live access; ``subscribe(user, days=-1)`` an expired plan."""
     import datetime as dt
 
-    def grant(user, days=30):
-        return grant_plan(user, dt.timedelta(days=days))
+    from django.utils import timezone
 
-    return grant
+    from accounts.models import Subscription, SubscriptionStatus
+
+    def make(user, days=30, status=SubscriptionStatus.ACTIVE):
+        subscription, _ = Subscription.objects.update_or_create(
+            user=user, defaults={"status": status, "current_period_end": timezone.now() + dt.timedelta(days=days)}
+        )
+        return subscription
+
+    return make
