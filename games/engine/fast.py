@@ -214,7 +214,7 @@ def why_illegal_play(
         return f"You must follow {_SUIT_WORDS[led]}."
     if first_trick and cfg.no_first_points:
         if legal & ~HEARTS:
-            return "No points on the first trick — play a card that is not a point card."
+            return "No points on the first trick."
         return "No points on the first trick — with only point cards left, play a heart, not the " + (
             "queen of spades." if card == QS else f"{name(card)}."
         )

@@ -667,7 +667,7 @@ class Game:
             raise IllegalAction("Pass exactly 3 cards.")
         cards = [_parse_card(a) for a in action]
         if len(cards) != 3:
-            raise IllegalAction(f"Pass exactly 3 cards (not {len(cards)}).")
+            raise IllegalAction("Pass exactly 3 cards.")
         if len(set(cards)) != 3:
             raise IllegalAction("Pass exactly 3 different cards.")
         hand = self._hands[seat]

@@ -40,8 +40,8 @@ def test_worked_example_1_first_trick():
     g.apply(3, g.legal(3)[0])
     assert g.to_act == (0,)
     assert sorted(g.legal(0)) == sorted(parse_cards("AS 7S 3S KD JD 8D 4D"))
-    assert g.why_illegal(0, "QS").startswith("No points on the first trick")
-    assert g.why_illegal(0, "AH").startswith("No points on the first trick")
+    assert g.why_illegal(0, "QS") == "No points on the first trick."
+    assert g.why_illegal(0, "AH") == "No points on the first trick."
     assert g.why_illegal(0, "7S") is None
 
 
@@ -225,7 +225,7 @@ def test_no_points_on_first_trick_void_in_clubs():
     g.apply(1, g.legal(1)[0])
     g.apply(2, g.legal(2)[0])
     assert legal(g) == "2S"
-    assert g.why_illegal(3, "QS") == "No points on the first trick — play a card that is not a point card."
+    assert g.why_illegal(3, "QS") == "No points on the first trick."
     with pytest.raises(IllegalAction, match="^No points on the first trick"):
         g.apply(3, "2H")
 

@@ -25,7 +25,7 @@ RULES = st.builds(
     ties=st.sampled_from(["continue", "share"]),
 )
 SEEDS = st.integers(0, 2**32)
-SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = dict(deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 CARD_RE = re.compile(r'"([2-9TJQKA][CDSH])"')
 MAX_DEALS = 8
 
