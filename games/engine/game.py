@@ -355,7 +355,7 @@ class Game:
         n = self._n
         cfg = self._cfg
         if hands is None:
-            deck = list(self._rules.deck)
+            deck = list(cfg.deck_cards)
             self._deal_rng().shuffle(deck)
             hs = cfg.hand_size
             hands = [cards_to_mask(deck[s * hs:(s + 1) * hs]) for s in range(n)]
