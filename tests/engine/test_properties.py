@@ -130,7 +130,19 @@ def check_step(g: Game, rnd) -> None:
                 assert "Pass exactly 3 cards" in str(exc)
             else:  # pragma: no cover
                 raise AssertionError("bad pass accepted")
+        not_held = next(c for c in FULL_DECK if c not in hand)
+        try:
+            g.apply(seat, [hand[0], hand[1], not_held])
+        except IllegalAction as exc:
+            assert str(exc) == f"You don't hold {not_held}."
+        else:  # pragma: no cover
+            raise AssertionError("pass of a card not held accepted")
+        assert g.why_illegal(seat, not_held) == f"You don't hold {not_held}."
+        assert all(g.why_illegal(seat, c) is None for c in hand)
         assert snapshot(g) == before
+        x = g.copy()
+        assert x.apply(seat, rnd.sample(hand, 3))[0]["type"] == "cards_passed"
+        assert x.phase == "play" or (seat not in x.to_act and x.legal(seat) == [])
     else:  # moon_choice
         (seat,) = g.to_act
         assert g.legal(seat) == ["subtract", "add"]
