@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Sequence
 
 from . import fast
-from .cards import _CARDS, Card, Suit, cards_to_mask, mask_to_cards
+from .cards import _CARDS, Card, Suit, cards_to_mask, mask_to_cards, parse_cards
 from .rules import PassDirection, Rules
 
 __all__ = ["Game", "IllegalAction", "PlayerView", "Trick", "PHASES", "MOON_OPTIONS", "game_winners"]
@@ -304,7 +304,6 @@ class Game:
         hands = list(hands)
         if len(hands) != n:
             raise ValueError(f"hands must give {n} hands, one per seat, not {len(hands)}.")
-        from .cards import parse_cards
 
         seen: dict[Card, int] = {}
         masks = []

@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from games.engine import Card, Game, IllegalAction, PassDirection, PlayerView, Rules, Trick, parse_cards
+from games.engine import Card, Game, IllegalAction, PassDirection, PlayerView, Rules, Trick
 
 from .helpers import play, play_out, strs
 

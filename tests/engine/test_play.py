@@ -4,7 +4,7 @@ import pytest
 
 from games.engine import Card, Game, IllegalAction, Rules, Suit, parse_cards
 
-from .helpers import deal_with, new_game, play, strs
+from .helpers import new_game, play, play_out, strs
 
 NO_PASS = Rules(passing="none")
 
@@ -103,6 +103,16 @@ def test_old_style_lead_only_hearts_and_queen():
     # with points allowed, the breaking-hearts rule decides: the queen
     g = new_game(Rules(passing="none", lead="left_of_dealer", first_trick_points=True), {1: hand})
     assert legal(g) == "QS"
+
+
+def test_old_style_lead_follows_the_dealer_round():
+    import random
+
+    g = Game.new(Rules(passing="none", lead="left_of_dealer"), seed=3, dealer=1)
+    assert g.to_act == (2,) and g.leader == 2
+    assert all(c.suit != "H" and str(c) != "QS" for c in g.legal(2))
+    play_out(g, random.Random(0))
+    assert g.deal_number == 2 and g.dealer == 2 and g.to_act == (3,)
 
 
 # -- following -------------------------------------------------------------------------
