@@ -154,3 +154,12 @@ def test_pick_random_uniform():
     m = mask_of("2C 9D QS AH")
     counts = Counter(fast.pick_random(m, rng.random) for _ in range(4000))
     assert set(counts) == set(fast.iter_bits(m)) and min(counts.values()) > 800
+
+
+def test_bench_runs(capsys):
+    from games.engine import bench
+
+    assert bench.bench_api(0.05) > 0 and bench.bench_fast(0.05) > 0 and bench.bench_playout(0.05) > 0
+    bench.main(["0.05"])
+    out = capsys.readouterr().out
+    assert "full API" in out and "fast core" in out
