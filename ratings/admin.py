@@ -32,7 +32,7 @@ class ProvisionalFilter(admin.SimpleListFilter):
 
 @admin.register(Rating)
 class RatingAdmin(ReadOnlyAdmin):
-    list_display = ("user", "table_size", "display", "is_provisional", "games", "mu", "sigma", "updated_at")
+    list_display = ("user", "table_size", "display", "is_provisional", "games", "mu_2", "sigma_2", "updated_at")
     list_filter = ("table_size", ProvisionalFilter)
     search_fields = ("user__username", "user__display_name")
     list_select_related = ("user",)
@@ -42,14 +42,35 @@ class RatingAdmin(ReadOnlyAdmin):
     def is_provisional(self, obj):
         return obj.provisional
 
+    @admin.display(description="mu", ordering="mu")
+    def mu_2(self, obj):
+        return f"{obj.mu:.2f}"
+
+    @admin.display(description="sigma", ordering="sigma")
+    def sigma_2(self, obj):
+        return f"{obj.sigma:.2f}"
+
 
 class RatingChangeInline(admin.TabularInline):
     model = RatingChange
+    ordering = ("id",)  # seat order
     extra = 0
     can_delete = False
-    fields = ("user", "rank", "score", "dropped", "display_before", "display_after", "mu_before", "mu_after",
-              "sigma_before", "sigma_after", "games_after")
+    fields = ("user", "rank", "score", "dropped", "display_before", "display_after", "change", "mu_change",
+              "sigma_change", "games_after")
     readonly_fields = fields
+
+    @admin.display(description="change")
+    def change(self, obj):
+        return f"{obj.delta:+d}"
+
+    @admin.display(description="mu")
+    def mu_change(self, obj):
+        return f"{obj.mu_before:.2f} → {obj.mu_after:.2f}"
+
+    @admin.display(description="sigma")
+    def sigma_change(self, obj):
+        return f"{obj.sigma_before:.2f} → {obj.sigma_after:.2f}"
 
     def has_add_permission(self, request, obj=None):
         return False

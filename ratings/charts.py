@@ -14,7 +14,8 @@ from django.utils.safestring import SafeString, mark_safe
 
 WIDTH = 680
 HEIGHT = 280
-LEFT, RIGHT, TOP, BOTTOM = 56, 18, 16, 44
+LEFT, RIGHT, TOP, BOTTOM = 56, 46, 16, 44
+EMPTY_HEIGHT = 120
 MAX_DOTS = 60
 
 
@@ -45,10 +46,11 @@ def rating_history_svg(
     ]
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
     if n == 0:
+        parts[0] = parts[0].replace(f"0 0 {WIDTH} {HEIGHT}", f"0 0 {WIDTH} {EMPTY_HEIGHT}")
         parts.append(
-            f'<rect class="frame" x="{LEFT}" y="{TOP}" width="{plot_w}" height="{plot_h}"/>'
-            f'<text class="empty" x="{LEFT + plot_w / 2}" y="{TOP + plot_h / 2}" text-anchor="middle">'
-            "No rated games yet</text></svg>"
+            f'<rect class="frame" x="{LEFT}" y="{TOP}" width="{plot_w}" height="{EMPTY_HEIGHT - 2 * TOP}"/>'
+            f'<text class="empty" x="{LEFT + plot_w / 2}" y="{EMPTY_HEIGHT / 2}" text-anchor="middle" '
+            'dominant-baseline="middle">No rated games yet</text></svg>'
         )
         return mark_safe("".join(parts))
 
@@ -76,6 +78,10 @@ def rating_history_svg(
             f'<rect class="provisional" x="{_fmt(x_of(1))}" y="{TOP}" width="{_fmt(x_of(last) - x_of(1))}" '
             f'height="{plot_h}"><title>Provisional: first {provisional_games} games</title></rect>'
         )
+        if last >= max(3, n / 8):  # room for the word
+            parts.append(
+                f'<text class="provisional-label" x="{_fmt(x_of(1) + 5)}" y="{TOP + 13}">provisional</text>'
+            )
 
     # Grid and Y labels.
     tick = y_min
@@ -118,8 +124,7 @@ def rating_history_svg(
             )
     last_x, last_y = points[-1]
     parts.append(
-        f'<text class="last" x="{_fmt(min(last_x, LEFT + plot_w - 4))}" y="{_fmt(max(last_y - 9, TOP + 10))}" '
-        f'text-anchor="end">{values[-1]}</text>'
+        f'<text class="last" x="{_fmt(last_x + 7)}" y="{_fmt(last_y)}" dominant-baseline="middle">{values[-1]}</text>'
     )
     parts.append("</svg>")
     return mark_safe("".join(parts))

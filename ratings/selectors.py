@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from django.db.models import F, QuerySet
+from django.db.models import Exists, F, OuterRef, QuerySet
 
 from ratings.models import PROVISIONAL_GAMES, TABLE_SIZES, PlayerStats, Rating, RatingChange
 
@@ -73,11 +73,15 @@ def player_ratings(user) -> list[Rating]:
     return list(Rating.objects.filter(user_id=_user_id(user), games__gt=0).order_by("table_size"))
 
 
+_same_place = RatingChange.objects.filter(game_id=OuterRef("game_id"), rank=OuterRef("rank")).exclude(pk=OuterRef("pk"))
+
+
 def rating_history(user, table_size: int) -> list[RatingChange]:
-    """``user``'s rating changes at ``table_size``, oldest first."""
+    """``user``'s rating changes at ``table_size``, oldest first; ``.tied`` marks a shared place."""
     return list(
         RatingChange.objects.filter(user_id=_user_id(user), table_size=table_size)
         .select_related("game")
+        .annotate(tied=Exists(_same_place))
         .order_by("id")
     )
 
