@@ -186,7 +186,11 @@ def _claim(game_key: str, table_size: int, status: str) -> RatedGame | None:
 
 
 def _locked_ratings(user_ids: Sequence[int], table_size: int) -> dict[int, Rating]:
-    """The players' Rating rows (created at the defaults when missing), locked for update."""
+    """The players' Rating rows (created at the defaults when missing), locked for update.
+
+    Rows are created and locked in user id order, so two games sharing players cannot deadlock.
+    """
+    user_ids = sorted(user_ids)
     Rating.objects.bulk_create(
         [Rating(user_id=user_id, table_size=table_size) for user_id in user_ids], ignore_conflicts=True
     )
@@ -237,6 +241,7 @@ def _rate(
 def _add_stats(people: Sequence[SeatResult], table_size: int, *, rated: bool, shared_win: bool) -> None:
     if not people:
         return
+    people = sorted(people, key=lambda p: p.user_id)  # one lock order for every game
     PlayerStats.objects.bulk_create(
         [PlayerStats(user_id=p.user_id, table_size=table_size, rated=rated) for p in people], ignore_conflicts=True
     )
