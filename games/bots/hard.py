@@ -32,7 +32,10 @@ __all__ = ["play", "pass_cards", "moon_choice", "rollout", "evaluate", "DEFAULT_
 #: simulated card plays per decision (about 150 ms on one core)
 DEFAULT_EFFORT = 14000
 MIN_WORLDS = 12
-MAX_WORLDS = 400
+MAX_WORLDS = 600
+#: every so many worlds, drop candidates more than PRUNE_Z standard errors behind the best
+PRUNE_EVERY = 8
+PRUNE_Z = 3.0
 
 _SUIT_OF = tuple(c // 13 for c in range(52))
 
@@ -127,7 +130,12 @@ def candidates(k: Knowledge, legal: int) -> list[int]:
 
 def evaluate(view, seed: int = 0, samples: "int | None" = None, time_budget: "float | None" = None,
              effort: int = DEFAULT_EFFORT, knowledge: "Knowledge | None" = None):
-    """``(candidates, mean utility per candidate, worlds used)`` for the seat to play."""
+    """``(candidates, mean utility per candidate, worlds used)`` for the seat to play.
+
+    Worlds are dealt one after another and every candidate still in the running is rolled
+    out in each; every few worlds a candidate clearly worse than the best (paired over the
+    same worlds) drops out, so the effort goes to the close calls.  It stops when ``effort``
+    card plays are spent (or after ``samples`` worlds, or at ``time_budget`` seconds)."""
     k = knowledge or Knowledge.from_view(view)
     cfg = k.cfg
     legal = k.legal
@@ -137,27 +145,51 @@ def evaluate(view, seed: int = 0, samples: "int | None" = None, time_budget: "fl
     rules = view.rules
     scores = list(view.scores)
     me = k.me
-    remaining = sum(view.hand_sizes) + len(k.trick)
-    if samples is None:
-        worlds = effort // (len(cands) * max(remaining, 1))
-        worlds = max(MIN_WORLDS, min(MAX_WORLDS, worlds))
-    else:
-        worlds = samples
+    remaining = max(sum(view.hand_sizes) + len(k.trick), 1)
+    max_worlds = samples if samples is not None else MAX_WORLDS
     rng = random.Random(seed)
     deadline = time.perf_counter() + time_budget if time_budget else None
-    totals = [0.0] * len(cands)
-    done = 0
+    values: list[list[float]] = [[] for _ in cands]
+    active = list(range(len(cands)))
     util = standing.utility
-    for _ in range(worlds):
+    spent = 0
+    done = 0
+    while done < max_worlds:
         hands, kitty = sample(k, rng)
-        for i, c in enumerate(cands):
+        for i in active:
             taken = rollout(cfg, hands, k.taken, k.trick, k.leader, k.played, k.broken,
-                            k.first_trick, kitty, first_card=c)
-            totals[i] += util(rules, scores, _score(cfg, rules, scores, taken), me)
+                            k.first_trick, kitty, first_card=cands[i])
+            values[i].append(util(rules, scores, _score(cfg, rules, scores, taken), me))
+        spent += len(active) * remaining
         done += 1
-        if deadline is not None and time.perf_counter() > deadline and done >= 4:
+        if samples is None and spent >= effort and done >= MIN_WORLDS:
             break
-    return cands, [t / done for t in totals], done
+        if deadline is not None and done >= 4 and time.perf_counter() > deadline:
+            break
+        if done % PRUNE_EVERY == 0 and len(active) > 1:
+            active = _prune(values, active, done)
+    means = [sum(v) / len(v) if v else float("-inf") for v in values]
+    for i in range(len(cands)):
+        if i not in active:
+            means[i] = min(means[i], min(means[j] for j in active) - 1e-6)
+    return cands, means, done
+
+
+def _prune(values, active, done):
+    """Keep the candidates not clearly worse than the best over the last ``done`` worlds."""
+    best = max(active, key=lambda i: sum(values[i][-done:]))
+    vb = values[best][-done:]
+    keep = []
+    for i in active:
+        if i == best:
+            keep.append(i)
+            continue
+        d = [a - b for a, b in zip(values[i][-done:], vb)]
+        mean = sum(d) / done
+        var = sum((x - mean) ** 2 for x in d) / (done - 1)
+        if mean + PRUNE_Z * (var / done) ** 0.5 >= 0 or var == 0 and mean >= 0:
+            keep.append(i)
+    return keep
 
 
 def play(view, seed: int = 0, samples=None, time_budget=None, effort: int = DEFAULT_EFFORT) -> Card:
