@@ -30,18 +30,75 @@ from .state import Knowledge
 __all__ = ["play", "pass_cards", "moon_choice", "rollout", "evaluate", "DEFAULT_EFFORT"]
 
 #: simulated card plays per decision (about 150 ms on one core)
-DEFAULT_EFFORT = 14000
+DEFAULT_EFFORT = 50000
 MIN_WORLDS = 12
 MAX_WORLDS = 600
 #: every so many worlds, drop candidates more than PRUNE_Z standard errors behind the best
 PRUNE_EVERY = 8
 PRUNE_Z = 3.0
+#: passes compared, and simulated card plays spent, when Hard passes
+PASS_CANDIDATES = 5
+PASS_EFFORT = 30000
 
 _SUIT_OF = tuple(c // 13 for c in range(52))
 
 
-def pass_cards(view, why=None):
-    return medium.pass_cards(view, why)
+def pass_cards(view, seed: int = 0, effort: int = PASS_EFFORT, samples: "int | None" = None) -> list:
+    """Search Medium's few best passes: deal the other hands at random, let the others pass
+    (a quick Medium-like guess), play each candidate out and keep the best on average."""
+    from games.engine.cards import mask_to_cards
+
+    cfg = fast.config(view.rules)
+    n = view.players
+    me = view.seat
+    hand = 0
+    for c in view.hand:
+        hand |= 1 << c.index
+    options = policy.pass_ranking(cfg, hand, PASS_CANDIDATES)
+    if view.pass_target is None or len(options) <= 1:
+        return list(mask_to_cards(options[0]))
+    off = view.pass_direction.offset(n)
+    rest = [c for c in fast.iter_bits(cfg.deck_mask & ~hand)]
+    hs = cfg.hand_size
+    rules = view.rules
+    scores = list(view.scores)
+    leader = (view.dealer + 1) % n
+    rng = random.Random(seed)
+    max_worlds = samples if samples is not None else MAX_WORLDS
+    values: list[list[float]] = [[] for _ in options]
+    active = list(range(len(options)))
+    zero = [0] * n
+    spent = done = 0
+    while done < max_worlds:
+        rng.shuffle(rest)
+        hands = [0] * n
+        i = 0
+        for s in range(n):
+            if s == me:
+                hands[s] = hand
+                continue
+            for c in rest[i:i + hs]:
+                hands[s] |= 1 << c
+            i += hs
+        kitty = 0
+        for c in rest[i:]:
+            kitty |= 1 << c
+        passes = [policy.quick_pass(cfg, hands[s]) if s != me else 0 for s in range(n)]
+        for j in active:
+            passes[me] = options[j]
+            dealt = [hands[s] & ~passes[s] | passes[(s - off) % n] for s in range(n)]
+            taken = rollout(cfg, dealt, zero, (), leader, 0, False, True, kitty)
+            values[j].append(standing.utility(rules, scores, _score(cfg, rules, scores, taken), me))
+        spent += len(active) * n * hs
+        done += 1
+        if samples is None and spent >= effort and done >= MIN_WORLDS:
+            break
+        if done % PRUNE_EVERY == 0 and len(active) > 1:
+            active = _prune(values, active, done)
+            if len(active) == 1:
+                break
+    best = max(active, key=lambda j: sum(values[j]) / len(values[j]))
+    return list(mask_to_cards(options[best]))
 
 
 def moon_choice(view) -> str:
@@ -63,6 +120,8 @@ def rollout(cfg, hands, taken, trick, leader, played, broken, first_trick, kitty
     first_lead = -1
     if first_trick and not trick and cfg.lowest_club:
         first_lead = fast.first_lead_card(cfg, hands)
+        bit = 1 << first_lead
+        leader = seat = next(s for s in range(n) if hands[s] & bit)
     card = first_card
     while True:
         hand = hands[seat]
@@ -168,6 +227,8 @@ def evaluate(view, seed: int = 0, samples: "int | None" = None, time_budget: "fl
             break
         if done % PRUNE_EVERY == 0 and len(active) > 1:
             active = _prune(values, active, done)
+            if len(active) == 1:
+                break
     means = [sum(v) / len(v) if v else float("-inf") for v in values]
     for i in range(len(cands)):
         if i not in active:

@@ -24,7 +24,7 @@ from itertools import combinations
 from games.engine import fast
 from games.engine.fast import HEARTS, JD, KS, AS, QS, SUIT_MASKS
 
-__all__ = ["play", "pass_cards", "moon_threat", "shooting", "highest", "lowest", "Reason"]
+__all__ = ["play", "pass_cards", "pass_ranking", "quick_pass", "moon_threat", "shooting", "highest", "lowest", "Reason"]
 
 _SPADES = SUIT_MASKS[2]
 _QS_BIT = 1 << QS
@@ -380,16 +380,12 @@ def _danger(cfg, hand: int) -> list[int]:
     return out
 
 
-def pass_cards(cfg, hand: int, why: "list | None" = None) -> int:
-    """The three cards Medium passes, as a mask.  ``why`` receives ``(mask, reason code)``:
-
-    ``"queen_short"`` (the queen, short in spades), ``"high_spades"`` (ace/king of spades
-    with few low spades), ``"void"`` (empties a short suit), ``"high_hearts"``, ``"high"``.
-    """
+def pass_ranking(cfg, hand: int, top: int = 1) -> list[int]:
+    """The ``top`` best 3-card passes for ``hand`` by Medium's scoring, best first (masks)."""
     danger = _danger(cfg, hand)
     cards = list(fast.iter_bits(hand))
     counts = [(hand & SUIT_MASKS[s]).bit_count() for s in range(4)]
-    best, best_score = None, None
+    scored = []
     for combo in combinations(cards, 3):
         score = danger[combo[0]] + danger[combo[1]] + danger[combo[2]]
         gone = [0, 0, 0, 0]
@@ -400,14 +396,33 @@ def pass_cards(cfg, hand: int, why: "list | None" = None) -> int:
                 score += 12
         if counts[2] and gone[2] == counts[2]:
             score += 4
-        if best_score is None or score > best_score:
-            best, best_score = combo, score
-    mask = 0
-    for c in best:
-        mask |= 1 << c
+        scored.append((-score, combo))
+    scored.sort()
+    out = []
+    for _, combo in scored[:top]:
+        out.append((1 << combo[0]) | (1 << combo[1]) | (1 << combo[2]))
+    return out
+
+
+def pass_cards(cfg, hand: int, why: "list | None" = None) -> int:
+    """The three cards Medium passes, as a mask.  ``why`` receives a reason code:
+
+    ``"queen_short"`` (the queen, short in spades), ``"high_spades"`` (ace/king of spades
+    with few low spades), ``"void:<suit>"`` (empties a short suit), ``"high_hearts"``,
+    ``"high"``.
+    """
+    mask = pass_ranking(cfg, hand)[0]
     if why is not None:
         why.append(_pass_reason(cfg, hand, mask))
     return mask
+
+
+def quick_pass(cfg, hand: int) -> int:
+    """A cheap stand-in for :func:`pass_cards` (the three most dangerous cards), for
+    guessing what other seats pass inside a search."""
+    danger = _danger(cfg, hand)
+    cards = sorted(fast.iter_bits(hand), key=lambda c: -danger[c])
+    return (1 << cards[0]) | (1 << cards[1]) | (1 << cards[2])
 
 
 def _pass_reason(cfg, hand: int, mask: int) -> str:
