@@ -30,6 +30,10 @@ class Note:
 
 
 QUEEN = Card.parse("QS")
+_FIRST_TRICK = Note(
+    "first_trick", "The first trick",
+    "No points on the first trick: nobody may play a heart or the Q♠ on it, unless they hold nothing else.",
+)
 
 
 def _name(names: dict[int, str], seat: int, me: int) -> str:
@@ -125,6 +129,8 @@ def notes(view, steps, names: dict[int, str]) -> list[Note]:
                 "You hold the 2♣, so you start: the 2♣ leads the first trick. "
                 "Everyone else must play a club if they can.",
             ))
+            if not rules.first_trick_points:
+                out.append(_FIRST_TRICK)
         else:
             my_leads = [t for t in view.tricks[1:] if t.leader == me]
             if not my_leads:
@@ -150,11 +156,7 @@ def notes(view, steps, names: dict[int, str]) -> list[Note]:
                     "Cards you can't play are dimmed — tap one to see why.")
         out.append(Note("follow_suit", "Following suit", text))
     if view.is_first_trick and not rules.first_trick_points:
-        out.append(Note(
-            "first_trick", "The first trick",
-            "No points on the first trick: nobody may play a heart or the Q♠ on it, "
-            "unless they hold nothing else.",
-        ))
+        out.append(_FIRST_TRICK)
     elif not can_follow and not view.voids[me]:
         out.append(Note(
             "void", "Out of a suit",
