@@ -200,6 +200,37 @@ def action_from_fields(data) -> tuple[object, int | None]:
     raise BadFields("Play a card, pass 3 cards or choose how to score the moon.")
 
 
+def submit_fields(table_id: int, seat_number: int, data, *, user=None) -> str | None:
+    """Apply what a client sent (HTTP POST or ws frame) for a seat; the player-facing error or None.
+
+    Passing is simultaneous: while you choose, others pass and the table version moves on. A
+    pass made on an earlier version of the *same* pass (``deal`` field, you still to pass) is
+    applied at the current version; every other stale move is rejected.
+    """
+    from games import services
+
+    try:
+        action, version = action_from_fields(data)
+    except BadFields as problem:
+        return str(problem)
+    deal_text = data.get("deal")
+    if isinstance(deal_text, list):
+        deal_text = deal_text[-1] if deal_text else None
+    for _attempt in range(5):
+        try:
+            services.submit_action(table_id, seat_number, action, expected_version=version, user=user)
+            return None
+        except services.ActionRejected as rejected:
+            if rejected.code != "stale" or not isinstance(action, list) or not str(deal_text or "").isdigit():
+                return str(rejected)
+            table = Table.objects.get(pk=table_id)
+            game = services.load_game(table)
+            if game.phase != "pass" or game.deal_number != int(deal_text) or seat_number not in game.to_act:
+                return str(rejected)
+            version = table.version
+    return "The table is busy; please try again."
+
+
 # --------------------------------------------------------------------------- the table context
 
 
@@ -479,8 +510,10 @@ def table_context(table: Table, seat_number: int, *, live: bool = False, hint=No
             ],
         }
 
+    # Poll while a computer must act and the viewer waits on it (not while choosing their own
+    # move: a swap would undo a half-made pass selection).
     poll = False
-    if not live and not ended and table.status == Table.Status.PLAYING:
+    if not live and not ended and table.status == Table.Status.PLAYING and not my_turn:
         poll = any(seats[s]["computer_plays"] for s in view.to_act)
 
     deadline = table.turn_deadline.isoformat() if table.turn_deadline and not ended else None

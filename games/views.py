@@ -15,7 +15,6 @@ from games import learn, presenters, services
 from games.engine import Card
 from games.forms import NewGameForm
 from games.models import Seat, Table
-from games.services import ActionRejected
 
 
 def home(request):
@@ -103,14 +102,7 @@ def table_fragment(request, table_id: int):
 def act(request, table_id: int):
     """Play a card, pass 3 cards or score the moon; answers the refreshed table fragment."""
     table, seat = _seated(request, table_id)
-    error = None
-    try:
-        action, version = presenters.action_from_fields(request.POST)
-        services.submit_action(table.pk, seat.number, action, expected_version=version, user=request.user)
-    except presenters.BadFields as problem:
-        error = str(problem)
-    except ActionRejected as rejected:
-        error = str(rejected)
+    error = presenters.submit_fields(table.pk, seat.number, request.POST, user=request.user)
     table.refresh_from_db()
     if not request.htmx:
         if error:

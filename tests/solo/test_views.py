@@ -519,3 +519,17 @@ def test_action_from_fields_reads_http_and_ws_frames():
         presenters.action_from_fields({"action": "pass", "cards": "2C", "version": "1"})
     with pytest.raises(presenters.BadFields):
         presenters.action_from_fields({"action": "play", "card": "QS", "version": "x"})
+
+
+@pytest.mark.django_db
+def test_a_pass_made_while_others_passed_is_still_applied(ann, solo):
+    """Passing is simultaneous: the computers passed after the page was drawn (version 1)."""
+    assert solo.version == 4
+    cards = [str(c) for c in game_of(solo).legal(0)[:3]]
+    html = post_act(ann, solo, action="pass", cards=cards, version=1).content.decode()
+    assert "earlier position" in html, "without the deal it is an ordinary stale move"
+    html = post_act(ann, solo, action="pass", cards=cards, version=1, deal=1).content.decode()
+    assert 'class="table-alert"' not in html
+    assert game_of(solo).phase == "play"
+    html = post_act(ann, solo, action="pass", cards=cards, version=1, deal=1).content.decode()
+    assert "earlier position" in html, "but not twice"
