@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 
@@ -13,3 +14,83 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.public_name
+
+
+class Plan(models.TextChoices):
+    MONTHLY = "monthly", "Monthly"
+    YEARLY = "yearly", "Yearly"
+    GRANTED = "granted", "Granted by an admin"
+
+
+class SubscriptionStatus(models.TextChoices):
+    TRIALING = "trialing", "Trialing"
+    ACTIVE = "active", "Active"
+    PAST_DUE = "past_due", "Past due"
+    CANCELED = "canceled", "Canceled"
+    INCOMPLETE = "incomplete", "Awaiting first payment"
+
+
+class Subscription(models.Model):
+    """A player's live-play subscription: at most one per user.
+
+    Whether it grants live play is decided in one place only:
+    :func:`accounts.selectors.has_live_access`. Writes go through :mod:`accounts.services`
+    (provider webhooks and the admin's grant/revoke actions).
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="subscription"
+    )
+    plan = models.CharField(max_length=16, choices=Plan.choices, default=Plan.MONTHLY)
+    status = models.CharField(
+        max_length=16, choices=SubscriptionStatus.choices, default=SubscriptionStatus.INCOMPLETE
+    )
+    current_period_end = models.DateTimeField(
+        null=True, blank=True, help_text="Live play is allowed until this moment."
+    )
+    cancel_at_period_end = models.BooleanField(
+        default=False, help_text="The player canceled; the plan will not renew."
+    )
+    past_due_since = models.DateTimeField(
+        null=True, blank=True, help_text="When a payment first failed; starts the grace period."
+    )
+    stripe_customer_id = models.CharField(max_length=255, blank=True, db_index=True)
+    stripe_subscription_id = models.CharField(max_length=255, blank=True, db_index=True)
+    last_event_created = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="Creation time of the newest provider event applied; older events are ignored.",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at"]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.get_plan_display()} · {self.get_status_display()}"
+
+
+class ProviderEvent(models.Model):
+    """A payment-provider event already processed, so a redelivered event changes nothing."""
+
+    class Outcome(models.TextChoices):
+        APPLIED = "applied", "Applied"
+        STALE = "stale", "Ignored: older than the state already applied"
+        IGNORED = "ignored", "Ignored"
+
+    provider = models.CharField(max_length=32, default="stripe")
+    event_id = models.CharField(max_length=255, unique=True)
+    type = models.CharField(max_length=100)
+    created = models.DateTimeField(help_text="When the provider created the event.")
+    received_at = models.DateTimeField(auto_now_add=True)
+    outcome = models.CharField(max_length=16, choices=Outcome.choices)
+    subscription = models.ForeignKey(
+        Subscription, null=True, blank=True, on_delete=models.SET_NULL, related_name="events"
+    )
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return f"{self.event_id} ({self.type})"

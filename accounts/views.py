@@ -1,15 +1,199 @@
-from django.contrib.auth import login
-from django.shortcuts import redirect, render
+import logging
 
-from accounts.forms import SignUpForm
+import stripe
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.contrib.messages.views import SuccessMessageMixin
+from django.http import JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse, reverse_lazy
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_POST
+
+from accounts import selectors, services
+from accounts.forms import ProfileForm, SignUpForm
+
+log = logging.getLogger(__name__)
+
+
+def _safe_next(request) -> str:
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return ""
+
+
+# --- sign-up, log in, passwords ----------------------------------------------------------
 
 
 def signup(request):
     if request.user.is_authenticated:
-        return redirect("home")
+        return redirect(settings.LOGIN_REDIRECT_URL)
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user)
-        return redirect("home")
-    return render(request, "accounts/signup.html", {"form": form})
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, f"Welcome, {user.public_name}! Your account is ready.")
+        return redirect(_safe_next(request) or settings.LOGIN_REDIRECT_URL)
+    return render(request, "accounts/signup.html", {"form": form, "next": _safe_next(request)})
+
+
+class LoginView(auth_views.LoginView):
+    template_name = "accounts/login.html"
+    redirect_authenticated_user = True
+
+
+class PasswordChangeView(SuccessMessageMixin, auth_views.PasswordChangeView):
+    template_name = "accounts/password_change.html"
+    success_url = reverse_lazy("accounts:profile")
+    success_message = "Your password was changed."
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    template_name = "accounts/password_reset.html"
+    email_template_name = "accounts/password_reset_email.txt"
+    subject_template_name = "accounts/password_reset_subject.txt"
+    success_url = reverse_lazy("accounts:password_reset_done")
+
+
+class PasswordResetDoneView(auth_views.PasswordResetDoneView):
+    template_name = "accounts/password_reset_done.html"
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    template_name = "accounts/password_reset_confirm.html"
+    success_url = reverse_lazy("accounts:password_reset_complete")
+
+
+class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):
+    template_name = "accounts/password_reset_complete.html"
+
+
+# --- profile and plans -------------------------------------------------------------------
+
+
+@login_required
+def profile(request):
+    form = ProfileForm(request.POST or None, instance=request.user)
+    if request.method == "POST":
+        if form.is_valid():
+            services.update_profile(
+                request.user,
+                display_name=form.cleaned_data["display_name"],
+                email=form.cleaned_data["email"],
+            )
+            messages.success(request, "Your profile was saved.")
+            return redirect("accounts:profile")
+        # Keep the header showing the saved name, not the rejected one.
+        request.user.refresh_from_db(fields=["display_name", "email"])
+    if request.GET.get("checkout") == "success":
+        messages.info(
+            request,
+            "Thanks! Live play opens as soon as the payment provider confirms your payment "
+            "(usually a few seconds — reload this page).",
+        )
+    return render(
+        request,
+        "accounts/profile.html",
+        {
+            "form": form,
+            "summary": selectors.subscription_summary(request.user),
+            "payments_configured": selectors.payments_configured(),
+        },
+    )
+
+
+def _pricing_context(request, **extra):
+    context = {
+        "offer": selectors.checkout_offer(request.user),
+        "summary": selectors.subscription_summary(request.user)
+        if request.user.is_authenticated
+        else None,
+        "not_configured_message": services.PaymentsNotConfigured.message,
+    }
+    context.update(extra)
+    return context
+
+
+def pricing(request):
+    if request.GET.get("checkout") == "canceled":
+        messages.info(request, "Checkout canceled; nothing was charged.")
+    return render(request, "accounts/pricing.html", _pricing_context(request))
+
+
+@require_POST
+@login_required
+def checkout(request):
+    """Send the player to the payment provider's checkout page."""
+    offer = selectors.checkout_offer(request.user)
+    if offer == "manage":
+        summary = selectors.subscription_summary(request.user)
+        messages.info(request, f"You already have live play: {summary['headline']}.")
+        return redirect("accounts:profile")
+    if offer == "update_payment":
+        messages.info(
+            request,
+            "Your subscription is past due: update your payment instead of buying a second plan.",
+        )
+        return redirect("accounts:profile")
+    try:
+        url = services.start_checkout(
+            request.user,
+            success_url=request.build_absolute_uri(reverse("accounts:profile")) + "?checkout=success",
+            cancel_url=request.build_absolute_uri(reverse("accounts:pricing")) + "?checkout=canceled",
+        )
+    except services.PaymentsNotConfigured as error:
+        return render(
+            request, "accounts/pricing.html", _pricing_context(request, error=str(error)), status=503
+        )
+    except services.PaymentProviderError as error:
+        return render(
+            request, "accounts/pricing.html", _pricing_context(request, error=str(error)), status=502
+        )
+    return redirect(url, permanent=False)
+
+
+@require_POST
+@login_required
+def billing_portal(request):
+    """Send the player to the payment provider's page to update their card or cancel."""
+    try:
+        url = services.start_billing_portal(
+            request.user, return_url=request.build_absolute_uri(reverse("accounts:profile"))
+        )
+    except (services.PaymentsNotConfigured, services.PaymentProviderError) as error:
+        messages.error(request, str(error))
+        return redirect("accounts:profile")
+    return redirect(url, permanent=False)
+
+
+# --- payment provider webhook ------------------------------------------------------------
+
+
+@csrf_exempt
+@require_POST
+def stripe_webhook(request):
+    """Stripe calls this with signed events; see ``services.apply_stripe_event``."""
+    secret = settings.STRIPE_WEBHOOK_SECRET
+    if not secret:
+        return JsonResponse(
+            {"error": "Stripe webhooks are not configured on this site (STRIPE_WEBHOOK_SECRET is empty)."},
+            status=503,
+        )
+    try:
+        event = stripe.Webhook.construct_event(
+            request.body, request.headers.get("Stripe-Signature"), secret
+        )
+    except stripe.SignatureVerificationError as error:
+        log.warning("stripe webhook with a bad signature: %s", error)
+        return JsonResponse({"error": "Invalid Stripe-Signature header."}, status=400)
+    except ValueError:
+        return JsonResponse({"error": "The body is not a Stripe event."}, status=400)
+    outcome = services.apply_stripe_event(event.to_dict())
+    return JsonResponse({"received": True, "outcome": outcome})

@@ -16,12 +16,16 @@ from django.utils import timezone
 from games import bots
 from games.engine import Card, Game, IllegalAction, Rules
 from games.models import Action, Seat, Table
-from hearts_site.taskrunner import schedule, task_batch
+from hearts_site.taskrunner import TaskBrokerUnavailable, schedule, task_batch
 
 log = logging.getLogger(__name__)
 
 # A seat that cannot be decided by its person (timeout) is played by this level.
 TIMEOUT_BOT_LEVEL = "medium"
+
+
+class NotYetCommitted(Exception):
+    """A task arrived before the move that scheduled it was committed: try again shortly."""
 
 
 class ActionRejected(ValueError):
@@ -153,6 +157,28 @@ def submit_action(
     ``user``, when given, must be the person in that seat. ``expected_version`` is the table
     version the move was made against: a duplicate or stale move is rejected.
     """
+    try:
+        return _submit_action(table_id, seat_number, action, expected_version, user, actor)
+    except ActionRejected as error:
+        # Never log the action itself: a card tried reveals part of a hidden hand.
+        log.info(
+            "action_rejected table=%s seat=%s actor=%s code=%s user=%s",
+            table_id, seat_number, actor, error.code, getattr(user, "pk", None),
+        )
+        raise
+
+
+def _submit_action(table_id, seat_number, action, expected_version, user, actor) -> ActionOutcome:
+    try:
+        return _apply_action(table_id, seat_number, action, expected_version, user, actor)
+    except TaskBrokerUnavailable:
+        log.warning("broker_unavailable table=%s seat=%s", table_id, seat_number)
+        raise ActionRejected(
+            "unavailable", "The game server is briefly unavailable, so your move was not made. Try again in a moment."
+        )
+
+
+def _apply_action(table_id, seat_number, action, expected_version, user, actor) -> ActionOutcome:
     parsed = parse_action(action)
     with task_batch(), transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table_id)
@@ -202,7 +228,10 @@ def _plan_next(table: Table, game: Game) -> None:
         turn_starts = game.phase != "pass" or table.turn_deadline is None
         if turn_starts:
             table.turn_deadline = timezone.now() + timedelta(seconds=table.turn_timer_seconds)
-            schedule(turn_timeout_task(), table.pk, table.turn_deadline.isoformat(), countdown=table.turn_timer_seconds)
+            schedule(
+                turn_timeout_task(), table.pk, table.turn_deadline.isoformat(), table.version,
+                countdown=table.turn_timer_seconds,
+            )
     else:
         table.turn_deadline = None
 
@@ -254,6 +283,8 @@ def play_computer_turns(table_id: int, version: int) -> int:
     moves = 0
     while True:
         table = Table.objects.get(pk=table_id)
+        if table.version < version and moves == 0:
+            raise NotYetCommitted(f"table {table_id} is at version {table.version}, task is for {version}")
         if table.status != Table.Status.PLAYING or table.version != version:
             return moves
         game = load_game(table)
@@ -278,7 +309,7 @@ def play_computer_turns(table_id: int, version: int) -> int:
         version = outcome.version
 
 
-def turn_timed_out(table_id: int, deadline_iso: str) -> int:
+def turn_timed_out(table_id: int, deadline_iso: str, version: int = 0) -> int:
     """The turn timer ran out: the Medium bot plays for each person still to act.
 
     Ignored unless the table still waits on that same deadline (the move was made, or a
@@ -287,6 +318,8 @@ def turn_timed_out(table_id: int, deadline_iso: str) -> int:
     moves = 0
     for _attempt in range(10):
         table = Table.objects.get(pk=table_id)
+        if table.version < version:
+            raise NotYetCommitted(f"table {table_id} is at version {table.version}, timer is for {version}")
         if table.status != Table.Status.PLAYING or table.turn_deadline is None:
             return moves
         if table.turn_deadline.isoformat() != deadline_iso or table.turn_deadline > timezone.now():
@@ -324,7 +357,7 @@ def recover_stalled_tables() -> int:
             count += 1
         elif table.turn_deadline is not None:
             countdown = max((table.turn_deadline - timezone.now()).total_seconds(), 0)
-            schedule(turn_timeout_task(), table.pk, table.turn_deadline.isoformat(), countdown=countdown)
+            schedule(turn_timeout_task(), table.pk, table.turn_deadline.isoformat(), table.version, countdown=countdown)
             count += 1
     return count
 

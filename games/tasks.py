@@ -5,14 +5,24 @@ from celery.signals import worker_ready
 from games import services
 
 
-@shared_task(name="games.play_computer_turns", acks_late=True)
-def play_computer_turns_task(table_id: int, version: int) -> int:
-    return services.play_computer_turns(table_id, version)
+# Tasks are sent before the scheduling transaction commits; one that arrives first retries.
+RETRY = {"bind": True, "acks_late": True, "max_retries": 50, "default_retry_delay": 0.1}
 
 
-@shared_task(name="games.turn_timeout", acks_late=True)
-def turn_timeout_task(table_id: int, deadline_iso: str) -> int:
-    return services.turn_timed_out(table_id, deadline_iso)
+@shared_task(name="games.play_computer_turns", **RETRY)
+def play_computer_turns_task(self, table_id: int, version: int) -> int:
+    try:
+        return services.play_computer_turns(table_id, version)
+    except services.NotYetCommitted as error:
+        raise self.retry(exc=error)
+
+
+@shared_task(name="games.turn_timeout", **RETRY)
+def turn_timeout_task(self, table_id: int, deadline_iso: str, version: int = 0) -> int:
+    try:
+        return services.turn_timed_out(table_id, deadline_iso, version)
+    except services.NotYetCommitted as error:
+        raise self.retry(exc=error)
 
 
 @shared_task(name="games.recover_stalled_tables")

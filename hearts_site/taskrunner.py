@@ -3,7 +3,10 @@
 Services call :func:`schedule` instead of ``task.apply_async`` so that the embedded default
 (no broker, no worker) still plays bot turns and fires turn timers:
 
-* ``celery`` — ``apply_async`` with a countdown, after the current transaction commits.
+* ``celery`` — ``apply_async`` with a countdown, sent before the current transaction commits,
+  so a broker that is down makes the whole service call fail (:class:`TaskBrokerUnavailable`)
+  and roll back instead of leaving a move with no follow-up. A task that arrives before the
+  commit retries (see games.tasks).
 * ``thread`` — a timer thread in this process runs the task after the countdown.
 * ``eager`` — tests: the task runs synchronously once the surrounding :func:`task_batch`
   (a service call) has finished; tasks scheduled while one runs are queued and run after it,
@@ -23,6 +26,10 @@ _eager_queue: deque = deque()
 _eager_state = threading.local()
 
 
+class TaskBrokerUnavailable(RuntimeError):
+    """The task broker could not take the task."""
+
+
 def schedule(task, *args, countdown: float = 0.0) -> None:
     """Run ``task(*args)`` about ``countdown`` seconds after the current transaction commits."""
     runner = settings.TASK_RUNNER
@@ -31,7 +38,10 @@ def schedule(task, *args, countdown: float = 0.0) -> None:
     elif runner == "thread":
         transaction.on_commit(lambda: _start_thread(task, args, countdown))
     else:
-        transaction.on_commit(lambda: task.apply_async(args=args, countdown=countdown))
+        try:
+            task.apply_async(args=args, countdown=countdown, queue=settings.CELERY_TASK_DEFAULT_QUEUE)
+        except Exception as error:  # kombu/redis connection errors, whatever the transport
+            raise TaskBrokerUnavailable(str(error)) from error
 
 
 @contextmanager

@@ -31,10 +31,10 @@ def celery_worker_process(transactional_db, settings):
         pytest.skip("needs production settings: REDIS_URL and DATABASE_URL")
     settings.TASK_RUNNER = "celery"
     queue = f"test-{uuid.uuid4().hex[:8]}"
-    app.conf.task_default_queue = queue
+    settings.CELERY_TASK_DEFAULT_QUEUE = queue
     db = connection.settings_dict
     database_url = f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-    env = dict(os.environ, DATABASE_URL=database_url, BOT_DELAY_SECONDS="0")
+    env = dict(os.environ, DATABASE_URL=database_url, BOT_DELAY_SECONDS="0", CELERY_QUEUE=queue)
     root = Path(__file__).resolve().parent.parent
 
     class Worker:
@@ -69,4 +69,5 @@ def celery_worker_process(transactional_db, settings):
     worker.start()
     yield worker
     worker.stop()
-    app.conf.task_default_queue = "celery"
+    with app.connection_for_write() as conn:
+        conn.default_channel.queue_delete(queue)

@@ -1,27 +1,88 @@
-"""Computer players. INTERIM: the bots engineer replaces this module (games/bots/ is theirs).
+"""Computer players for Hearts, and hints for people.  Pure Python, no Django.
 
-Contract used by games.services and the web UI:
-    choose_action(view: PlayerView, level: str, seed: int) -> Card | list[Card] | "add" | "subtract"
-    hint(view: PlayerView) -> Hint(action, reason)
+A bot is a function of a :class:`~games.engine.PlayerView` only: it never receives the
+``Game`` or another seat's cards.
+
+- :func:`choose_action` — ``(view, level, seed)`` → a :class:`~games.engine.Card` to play,
+  a list of 3 cards to pass, or ``"add"`` / ``"subtract"`` for a moon choice.  Levels:
+  ``"easy"`` (a beginner, with mistakes), ``"medium"`` (solid rules,
+  :mod:`games.bots.policy`), ``"hard"`` (Monte Carlo search over the hidden cards,
+  :mod:`games.bots.hard`).  Deterministic for a given view and seed.
+- :func:`hint` — the suggestion for the person in that seat, with a one-line reason.
+
+>>> from games.engine import Game, Rules
+>>> g = Game.new(Rules(), seed=3)
+>>> action = choose_action(g.view(0), "medium", seed=1)
+>>> len(action), all(c in g.view(0).hand for c in action)
+(3, True)
+>>> h = hint(g.view(0))
+>>> len(h.action), bool(h.reason)
+(3, True)
+
+Module layout: :mod:`.state` (a view as bitmasks, with what the table has revealed),
+:mod:`.policy` (the Medium rules on bitmasks), :mod:`.easy`, :mod:`.medium`, :mod:`.hard`
+(:mod:`.sampling` deals the hidden cards), :mod:`.standing` (game standing, moon choice),
+:mod:`.hints` (reasons in words), :mod:`.arena` (duplicate matches between levels).
 """
+
+from __future__ import annotations
+
 import random
 from dataclasses import dataclass
+
+__all__ = ["LEVELS", "Hint", "choose_action", "hint"]
 
 LEVELS = ("easy", "medium", "hard")
 
 
 @dataclass(frozen=True)
 class Hint:
+    """A suggested action (3 cards to pass, a card to play, or a moon choice) and why."""
+
     action: object
     reason: str
 
 
-def choose_action(view, level: str, seed: int = 0):
+def choose_action(view, level: str, seed: int = 0, *, samples: "int | None" = None,
+                  time_budget: "float | None" = None, effort: "int | None" = None):
+    """The bot's action for the seat of ``view`` (which must be to act).
+
+    ``samples`` (worlds per decision), ``effort`` (simulated card plays per decision) and
+    ``time_budget`` (seconds, not deterministic) tune Hard; the default effort takes about
+    150 ms a decision on one core.
+    """
+    from . import easy, hard, medium
+
+    if level not in LEVELS:
+        raise ValueError(f"Unknown bot level {level!r} — use one of {', '.join(LEVELS)}.")
+    if view.seat not in view.to_act or not view.legal:
+        raise ValueError(f"Seat {view.seat} has nothing to do now (phase {view.phase}).")
+    phase = view.phase
     rng = random.Random(seed)
-    if view.phase == "pass":
-        return sorted(view.hand, key=lambda card: (card.rank, card.suit))[-3:]
-    return rng.choice(list(view.legal))
+    if phase == "pass":
+        if level == "easy":
+            return easy.pass_cards(view, rng)
+        return medium.pass_cards(view) if level == "medium" else hard.pass_cards(view)
+    if phase == "moon_choice":
+        if level == "easy":
+            return easy.moon_choice(view, rng)
+        return medium.moon_choice(view) if level == "medium" else hard.moon_choice(view)
+    if phase == "play":
+        if level == "easy":
+            card = easy.play(view, rng)
+        elif level == "medium":
+            card = medium.play(view)
+        else:
+            card = hard.play(view, seed, samples=samples, time_budget=time_budget,
+                             effort=effort or hard.DEFAULT_EFFORT)
+        if card not in view.legal:  # pragma: no cover - a bug; never play an illegal card
+            card = view.legal[0]
+        return card
+    raise ValueError(f"Nothing to choose in phase {phase!r}.")
 
 
 def hint(view) -> Hint:
-    return Hint(choose_action(view, "medium"), "A legal choice.")
+    """What the person in this seat might do now, and why, in one line.  Under 300 ms."""
+    from .hints import make_hint
+
+    return make_hint(view)

@@ -16,11 +16,11 @@ Small immutable values (:class:`Card`, :class:`Rules`, :class:`Trick`,
 """
 
 from .cards import FULL_DECK, Card, Rank, Suit, cards_to_mask, mask_to_cards, parse_cards
-from .game import MOON_OPTIONS, PHASES, Game, IllegalAction, PlayerView, Trick
+from .game import MOON_OPTIONS, PHASES, Game, IllegalAction, PlayerView, Trick, game_winners
 from .rules import PassDirection, Rules
 
 __all__ = [
     "Card", "Suit", "Rank", "parse_cards", "FULL_DECK", "cards_to_mask", "mask_to_cards",
     "Rules", "PassDirection",
-    "Game", "IllegalAction", "PlayerView", "Trick", "PHASES", "MOON_OPTIONS",
+    "Game", "IllegalAction", "PlayerView", "Trick", "PHASES", "MOON_OPTIONS", "game_winners",
 ]

@@ -278,7 +278,9 @@ class Card:
         raise AttributeError("Card is immutable")
 
     def __reduce__(self):
-        return (Card.from_index, (self.index,))
+        # A plain function, not the bound classmethod: Twisted (loaded with daphne) replaces
+        # how bound methods pickle, which breaks unpickling a classmethod of Card.
+        return (_card_from_index, (self.index,))
 
     def __copy__(self):
         return self
@@ -369,3 +371,7 @@ def mask_to_cards(mask: int) -> tuple[Card, ...]:
         out.append(_CARDS[low.bit_length() - 1])
         mask ^= low
     return tuple(out)
+
+
+def _card_from_index(index: int) -> "Card":
+    return Card.from_index(index)

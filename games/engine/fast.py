@@ -32,7 +32,7 @@ __all__ = [
     "CLUB", "DIAMOND", "SPADE", "HEART", "SUIT_MASKS", "HEARTS", "QS", "KS", "AS", "JD",
     "Config", "config", "legal_mask", "why_illegal_play", "trick_winner", "mask_points",
     "moon_shooter", "deal_points", "first_lead_card", "deal", "playout", "playout_taken",
-    "random_deal_points", "mask_of", "cards_of", "iter_bits", "pick_random",
+    "random_deal_points", "position_from_view", "mask_of", "cards_of", "iter_bits", "pick_random",
 ]
 
 CLUB, DIAMOND, SPADE, HEART = 0, 1, 2, 3
@@ -331,15 +331,24 @@ def playout_taken(
     first_trick: "bool | None" = None,
     kitty: int = 0,
     rng=None,
+    record: "list | None" = None,
 ) -> list[int]:
     """Play the deal out with uniformly random legal cards; return the cards each seat took.
 
     ``hands``: every seat's cards (a determinized position for a bot);
     ``taken``: cards each seat has taken so far (kitty included once taken);
     ``trick``: card ints played to the current trick, in order, led by ``leader``;
-    ``first_trick``: whether the current trick is the first of the deal (default: every
-    hand is full); ``kitty``: the untaken kitty (goes to the first trick's winner).
-    ``leader`` defaults to the first-trick leader for a fresh deal.
+    ``leader``: who led the current trick (or leads next); it may be left out only at the
+    start of a deal with ``lead="lowest_club"`` (the holder of the lowest club);
+    ``broken``: hearts broken; ``first_trick``: whether the current trick is the first of
+    the deal (default: no card has been played but ``trick``'s);
+    ``kitty``: the untaken kitty (goes to the first trick's winner);
+    ``rng``: a ``random.Random`` (default the module's);
+    ``record``: if a list, ``(leader, cards mask, winner)`` is appended for each trick
+    completed (kitty not included), so tests can check every play.
+
+    :func:`position_from_view` builds these arguments from a :class:`PlayerView` and a
+    guess of the other hands.
     """
     n = cfg.players
     hands = list(hands)
@@ -375,11 +384,13 @@ def playout_taken(
         led = -1
     seat = (leader + len(trick)) % n
     count = len(trick)
-    while True:
+    tleader = leader
+    # General loop: the first trick (its special rules) and a trick already under way.
+    while count or first_trick:
         hand = hands[seat]
         if count == 0:
             if not hand:
-                break
+                return taken
             # lead
             if nfp:
                 if first_lead >= 0:
@@ -398,6 +409,7 @@ def playout_taken(
             best = card
             best_i = 0
             tmask = 1 << card
+            tleader = seat
         else:
             s13 = hand >> (13 * led) & _SUIT13
             if s13:
@@ -425,6 +437,8 @@ def playout_taken(
         count += 1
         if count == n:
             winner = (seat + 1 + best_i) % n
+            if record is not None:
+                record.append((tleader, tmask, winner))
             if first_trick:
                 tmask |= kitty
                 kitty = 0
@@ -436,7 +450,59 @@ def playout_taken(
             seat = winner
         else:
             seat = (seat + 1) % n
-    return taken
+    # Fast loop: whole tricks after the first, no first-trick rules.
+    leader = seat
+    not_hearts = FULL ^ HEARTS
+    followers = range(1, n)
+    while True:
+        hand = hands[leader]
+        if not hand:
+            return taken
+        if broken or hearts_any:
+            m = hand
+        else:
+            m = hand & not_hearts or hand
+        k = int(rnd() * m.bit_count())
+        while k:
+            m &= m - 1
+            k -= 1
+        bit = m & -m
+        hands[leader] = hand ^ bit
+        tmask = bit
+        card = bit.bit_length() - 1
+        sh = card - card % 13
+        best = card - sh
+        best_i = 0
+        seat = leader
+        for i in followers:
+            seat += 1
+            if seat == n:
+                seat = 0
+            hand = hands[seat]
+            s13 = hand >> sh & 0x1FFF
+            if s13:
+                r = seg[s13]
+                rank = r[int(rnd() * len(r))]
+                if rank > best:
+                    best = rank
+                    best_i = i
+                bit = 1 << (rank + sh)
+            else:
+                m = hand
+                k = int(rnd() * m.bit_count())
+                while k:
+                    m &= m - 1
+                    k -= 1
+                bit = m & -m
+            hands[seat] = hand ^ bit
+            tmask |= bit
+        if not broken and tmask & breaks:
+            broken = True
+        winner = (leader + best_i) % n
+        if record is not None:
+            record.append((leader, tmask, winner))
+        leader = winner
+        taken[winner] |= tmask
 
 
 def playout(
@@ -460,28 +526,92 @@ def playout(
     return deal_points(cfg, t, choice)[0]
 
 
+def position_from_view(view, hands, kitty=None) -> dict:
+    """Keyword arguments for :func:`playout` / :func:`playout_taken` from a seat's view.
+
+    ``hands``: a determinization, one card collection (``Card`` or ``"QS"``) per seat —
+    the viewer's own entry may be None (its real hand is used); ``kitty``: the guessed
+    kitty cards if it has not been taken yet.
+
+    >>> from games.engine import Game, Rules
+    >>> g = Game.new(Rules(passing="none"), seed=4)
+    >>> v = g.view(0)
+    >>> guess = [None] + [list(h) for h in g.hands[1:]]
+    >>> kw = position_from_view(v, guess)
+    >>> sorted(kw)
+    ['broken', 'first_trick', 'hands', 'kitty', 'leader', 'taken', 'trick']
+    >>> len(playout(config(v.rules), rng=__import__("random").Random(1), **kw))
+    4
+    """
+    from .cards import Card
+
+    def m(cards):
+        out = 0
+        for c in cards:
+            out |= 1 << Card.parse(c).index
+        return out
+
+    n = view.players
+    masks = []
+    for s in range(n):
+        if s == view.seat or hands[s] is None:
+            if s != view.seat:
+                raise ValueError(f"Give a hand for seat {s}.")
+            masks.append(m(view.hand))
+        else:
+            masks.append(m(hands[s]))
+    taken = [0] * n
+    for t in view.tricks:
+        taken[t.winner] |= m(t.cards)
+    if view.kitty and view.tricks:
+        taken[view.tricks[0].winner] |= m(view.kitty)
+    untaken_kitty = 0
+    if view.kitty_size and not view.tricks:
+        untaken_kitty = m(kitty or ())
+    return {
+        "hands": masks,
+        "taken": taken,
+        "trick": [c.index for _, c in view.current_trick],
+        "leader": view.leader if view.leader is not None else (
+            None if view.rules.lead == "lowest_club" else (view.dealer + 1) % n
+        ),
+        "broken": view.hearts_broken,
+        "first_trick": view.is_first_trick,
+        "kitty": untaken_kitty,
+    }
+
+
 def random_deal_points(cfg: Config, rng=None) -> list[int]:
-    """Deal, pass 3 random cards (deal 1 direction), play out at random, score.  For the bench."""
+    """Deal, pass 3 random cards (deal 1 direction), play out at random, score.  For the bench.
+
+    The passes are the first 3 cards of each seat's share of the shuffled deck, which is a
+    uniformly random choice of 3 from its hand.
+    """
     rng = rng or _random
-    hands = deal(cfg, rng)
+    rnd = rng.random
+    deck = sorted(_DECKS[cfg.deck_mask], key=lambda _: rnd())
     n = cfg.players
-    direction = cfg.rules.pass_direction(1)
-    off = direction.offset(n)
-    kitty = cfg.deck_mask
-    for h in hands:
-        kitty &= ~h
+    hs = cfg.hand_size
+    bits = _BIT.__getitem__
+    hands = [sum(map(bits, deck[s * hs:(s + 1) * hs])) for s in range(n)]
+    kitty = sum(map(bits, deck[n * hs:]))
+    off = cfg.rules.pass_direction(1).offset(n)
     if off:
-        rnd = rng.random
-        passes = []
+        passes = [sum(map(bits, deck[s * hs:s * hs + 3])) for s in range(n)]
         for s in range(n):
-            h = hands[s]
-            p = 0
-            for _ in range(3):
-                c = pick_random(h, rnd)
-                h ^= 1 << c
-                p |= 1 << c
-            hands[s] = h
-            passes.append(p)
+            hands[s] ^= passes[s]
         for s in range(n):
             hands[(s + off) % n] |= passes[s]
-    return playout(cfg, hands, kitty=kitty, rng=rng, first_trick=True)
+    return deal_points(cfg, playout_taken(cfg, hands, kitty=kitty, rng=rng, first_trick=True))[0]
+
+
+_BIT = tuple(1 << i for i in range(52))
+
+
+class _Decks(dict):
+    def __missing__(self, mask):
+        deck = self[mask] = [i for i in range(52) if mask >> i & 1]
+        return deck
+
+
+_DECKS = _Decks()

@@ -36,7 +36,7 @@ from . import fast
 from .cards import _CARDS, Card, Suit, cards_to_mask, mask_to_cards
 from .rules import PassDirection, Rules
 
-__all__ = ["Game", "IllegalAction", "PlayerView", "Trick", "PHASES", "MOON_OPTIONS"]
+__all__ = ["Game", "IllegalAction", "PlayerView", "Trick", "PHASES", "MOON_OPTIONS", "game_winners"]
 
 PHASES = ("pass", "play", "moon_choice", "over")
 MOON_OPTIONS = ("subtract", "add")
@@ -153,6 +153,28 @@ class PlayerView:
             "moon_shooter": self.moon_shooter,
             "is_first_trick": self.is_first_trick,
         }
+
+
+def game_winners(rules: Rules, scores: Sequence[int]) -> tuple[int, ...]:
+    """The winners if the game ends with these totals after a deal, else ``()``.
+
+    It ends once someone has reached ``rules.target``; the lowest total wins; a tie for
+    lowest shares the win (``ties="share"``) or plays on (``ties="continue"``).
+
+    >>> game_winners(Rules(), [75, 101, 87, 88])
+    (0,)
+    >>> game_winners(Rules(), [75, 99, 87, 88]), game_winners(Rules(), [75, 101, 75, 88])
+    ((), ())
+    >>> game_winners(Rules(ties="share"), [75, 101, 75, 88])
+    (0, 2)
+    """
+    if max(scores) < rules.target:
+        return ()
+    low = min(scores)
+    tied = tuple(s for s, v in enumerate(scores) if v == low)
+    if len(tied) == 1 or rules.ties == "share":
+        return tied
+    return ()
 
 
 def _parse_card(action: Any) -> Card:
@@ -747,16 +769,13 @@ class Game:
             "type": "deal_scored", "deal": self._deal_number, "points": list(pts),
             "scores": list(self._scores), "moon_shooter": shooter, "moon_choice": choice,
         })
-        scores = self._scores
-        if max(scores) >= self._rules.target:
-            low = min(scores)
-            tied = tuple(s for s in range(n) if scores[s] == low)
-            if len(tied) == 1 or self._rules.ties == "share":
-                self._phase = "over"
-                self._winners = tied
-                self._turn = None
-                events.append({"type": "game_over", "winners": list(tied), "scores": list(scores)})
-                return
+        winners = game_winners(self._rules, self._scores)
+        if winners:
+            self._phase = "over"
+            self._winners = winners
+            self._turn = None
+            events.append({"type": "game_over", "winners": list(winners), "scores": list(self._scores)})
+            return
         self._deal_number += 1
         self._dealer = (self._dealer + 1) % n
         self._start_deal()

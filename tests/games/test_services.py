@@ -149,3 +149,56 @@ def test_staff_can_abandon_a_game(player):
     assert services.abandon_table(table.pk, "again") is False
     with pytest.raises(ActionRejected):
         services.submit_action(table.pk, 0, ["2C", "3C", "4C"], user=player)
+
+
+@pytest.mark.django_db
+def test_rejected_actions_are_logged_without_cards(player, caplog):
+    table = solo_table(player)
+    with caplog.at_level("INFO", logger="games.services"):
+        with pytest.raises(ActionRejected):
+            services.submit_action(table.pk, 0, ["AS", "KS", "QS", "JS"], user=player)
+    record = next(r for r in caplog.records if "action_rejected" in r.getMessage())
+    message = record.getMessage()
+    assert f"table={table.pk}" in message and "code=illegal" in message
+    for card in ("AS", "KS", "QS", "JS"):
+        assert card not in message
+
+
+@pytest.mark.django_db
+def test_a_move_fails_cleanly_while_the_broker_is_down_and_succeeds_after(player, settings, monkeypatch):
+    from kombu.exceptions import OperationalError
+
+    from games.tasks import play_computer_turns_task
+
+    table = solo_table(player)
+    table.refresh_from_db()
+    cards = [str(c) for c in services.load_game(table).legal(0)[:3]]
+    before = (table.version, table.state)
+    settings.TASK_RUNNER = "celery"
+
+    def broker_down(*args, **kwargs):
+        raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    monkeypatch.setattr(play_computer_turns_task, "apply_async", broker_down)
+    with pytest.raises(ActionRejected) as error:
+        services.submit_action(table.pk, 0, cards, user=player, expected_version=table.version)
+    assert error.value.code == "unavailable"
+    assert "Try again" in str(error.value)
+    table.refresh_from_db()
+    assert (table.version, table.state) == before
+    assert not Action.objects.filter(table=table, seat=0).exists()
+
+    sent = []
+    monkeypatch.setattr(play_computer_turns_task, "apply_async", lambda **kwargs: sent.append(kwargs))
+    services.submit_action(table.pk, 0, cards, user=player, expected_version=table.version)
+    table.refresh_from_db()
+    assert table.version == before[0] + 1
+    assert sent and sent[0]["args"] == (table.pk, table.version)
+
+
+@pytest.mark.django_db
+def test_a_computer_turn_that_arrives_before_its_commit_waits(player):
+    table = solo_table(player)
+    table.refresh_from_db()
+    with pytest.raises(services.NotYetCommitted):
+        services.play_computer_turns(table.pk, table.version + 1)

@@ -1,0 +1,111 @@
+"""View decorators for the live-play gate.
+
+Usage in a live-play view that starts or joins a NEW live game::
+
+    from accounts.decorators import live_access_required
+
+    @live_access_required
+    def create_friend_room(request): ...
+
+* Signed-out visitors are redirected to the login page (``?next=`` back here); for htmx
+  requests the redirect is an ``HX-Redirect`` header so the whole page navigates.
+* Signed-in players without live access get the "needs a subscription" page with
+  **HTTP 402** and a link to the plans page. For htmx requests they get a small fragment
+  (``templates/accounts/_live_access_denied.html``) with **HTTP 200** — htmx swaps only 2xx
+  responses by default — plus an ``HX-Trigger: live-access-denied`` event carrying the
+  message, so the page may also show it its own way.
+
+Websocket consumers can't use a decorator: call
+:func:`accounts.selectors.ahas_live_access` and :func:`~accounts.selectors.live_access_denied_message`.
+"""
+import functools
+import json
+
+from asgiref.sync import iscoroutinefunction, sync_to_async
+from django.contrib.auth.views import redirect_to_login
+from django.http import HttpResponse
+from django.template.loader import render_to_string
+from django.urls import reverse
+
+from accounts.models import SubscriptionStatus
+from accounts.selectors import (
+    has_live_access,
+    live_access_denied_message,
+    live_access_denied_reason,
+    pricing_url,
+    subscription_for,
+)
+
+DENIED_STATUS = 402
+
+
+def _is_htmx(request) -> bool:
+    htmx = getattr(request, "htmx", None)
+    if htmx is not None:
+        return bool(htmx)
+    return request.headers.get("HX-Request") == "true"
+
+
+def live_access_denied_response(request) -> HttpResponse:
+    """The response a live-play view gives a player without live access."""
+    message = live_access_denied_message(request.user)
+    subscription = subscription_for(request.user)
+    past_due = subscription is not None and subscription.status == SubscriptionStatus.PAST_DUE
+    context = {
+        "message": message,
+        "reason": live_access_denied_reason(request.user)
+        if subscription is not None
+        else "Friend rooms and matchmaking are part of the live-play subscription.",
+        "pricing_url": pricing_url(),
+        "action_url": reverse("accounts:profile") + "#subscription" if past_due else pricing_url(),
+        "action_label": "Update your payment" if past_due else "See plans",
+    }
+    if _is_htmx(request):
+        response = HttpResponse(
+            render_to_string("accounts/_live_access_denied.html", context, request=request)
+        )
+        response["HX-Trigger"] = json.dumps(
+            {"live-access-denied": {"message": message, "pricing_url": pricing_url()}}
+        )
+        return response
+    return HttpResponse(
+        render_to_string("accounts/live_access_denied.html", context, request=request),
+        status=DENIED_STATUS,
+    )
+
+
+def _refusal(request) -> HttpResponse | None:
+    """The response that stops ``request`` at the gate, or None to let it through."""
+    if not request.user.is_authenticated:
+        response = redirect_to_login(request.get_full_path())
+        if _is_htmx(request):
+            redirect = HttpResponse(status=204)
+            redirect["HX-Redirect"] = response["Location"]
+            return redirect
+        return response
+    if not has_live_access(request.user):
+        return live_access_denied_response(request)
+    return None
+
+
+def live_access_required(view):
+    """Let the view run only for signed-in players with live access (see module docstring).
+
+    Works on sync and async views.
+    """
+    if iscoroutinefunction(view):
+
+        @functools.wraps(view)
+        async def async_wrapper(request, *args, **kwargs):
+            refusal = await sync_to_async(_refusal)(request)
+            if refusal is not None:
+                return refusal
+            return await view(request, *args, **kwargs)
+
+        return async_wrapper
+
+    @functools.wraps(view)
+    def wrapper(request, *args, **kwargs):
+        return _refusal(request) or view(request, *args, **kwargs)
+
+    return wrapper

@@ -1,0 +1,175 @@
+"""Hints for people: Medium/Hard's choice with a one-line reason in plain words.
+
+The card comes from a short Hard search (a few thousand simulated plays, well under
+300 ms); the reason describes that card in its situation — ducking, dumping, leading low,
+blocking or shooting the moon — using Medium's rules where they agree.
+
+>>> from games.engine import Game, Rules
+>>> g = Game.new(Rules(passing="none"), seed=11)
+>>> h = make_hint(g.view(g.to_act[0]))
+>>> h.action, h.reason
+(Card.parse('2C'), 'Lead the 2♣: the lowest club always leads the first trick.')
+"""
+
+from __future__ import annotations
+
+from games.engine import Card, fast
+from games.engine.fast import HEARTS, QS, SUIT_MASKS
+
+from . import Hint, hard, medium, policy
+from .policy import Reason, highest
+from .state import Knowledge
+
+__all__ = ["make_hint", "HINT_EFFORT", "HINT_TIME"]
+
+#: search effort for a hint (simulated card plays) and a time cap in seconds
+HINT_EFFORT = 9000
+HINT_TIME = 0.2
+
+_SUIT_WORD = ("clubs", "diamonds", "spades", "hearts")
+_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+
+
+def _number(n: int) -> str:
+    return _WORDS.get(n, str(n))
+
+
+def make_hint(view, time_budget: "float | None" = HINT_TIME) -> Hint:
+    """The hint for ``view``.  ``time_budget`` caps the search (None: effort only, which
+    makes the hint deterministic)."""
+    if view.seat not in view.to_act or not view.legal:
+        return Hint(None, "Nothing to do now: waiting for the other players.")
+    if view.phase == "pass":
+        return _pass_hint(view)
+    if view.phase == "moon_choice":
+        return _moon_hint(view)
+    return _play_hint(view, time_budget)
+
+
+# ---------------------------------------------------------------------------------
+
+
+def _pass_hint(view) -> Hint:
+    why: list = []
+    cards = medium.pass_cards(view, why)
+    code = why[0] if why else "high"
+    names = ", ".join(c.symbol for c in cards)
+    spades = [c for c in view.hand if c.suit == "S"]
+    low_spades = [c for c in spades if c.rank < 12]
+    if code == "queen_short":
+        reason = (f"Pass the queen ({names}): you hold only {_number(len(low_spades))} other "
+                  f"spade{'s' if len(low_spades) != 1 else ''} to guard her"
+                  if low_spades else f"Pass the queen ({names}): you have no other spades to guard her")
+    elif code == "high_spades":
+        reason = (f"Pass {names}: with only {_number(len(low_spades))} low "
+                  f"spade{'s' if len(low_spades) != 1 else ''}, high spades may catch the queen")
+    elif code.startswith("void:"):
+        suit = code.split(":")[1]
+        reason = f"Pass {names}: that leaves you void in {suit}, free to throw away points"
+    elif code == "high_hearts":
+        reason = f"Pass {names}: high hearts win tricks full of points"
+    else:
+        reason = f"Pass {names}: your highest cards are the likeliest to take points"
+    return Hint(cards, reason + ".")
+
+
+def _moon_hint(view) -> Hint:
+    options = medium.moon_options(view)
+    choice = hard.moon_choice(view)
+    v = view.rules.deal_value
+    totals = {c: [s + p for s, p in zip(view.scores, pts)] for c, pts in options.items()}
+    other = "add" if choice == "subtract" else "subtract"
+    from .standing import outcome
+
+    res = outcome(view.rules, totals[choice], view.seat)
+    if res == 1.0:
+        reason = (f"Add {v} to everyone else: that ends the game with you lowest" if choice == "add"
+                  else f"Subtract {v}: that wins you the game")
+    elif outcome(view.rules, totals[other], view.seat) == 0.0:
+        reason = (f"Subtract {v}: adding would end the game with someone else ahead" if choice == "subtract"
+                  else f"Add {v}: subtracting would still lose")
+    elif choice == "subtract":
+        reason = f"Subtract {v}: it keeps everyone away from the target while you catch up"
+    else:
+        reason = f"Add {v} to everyone else: it brings the end nearer while you lead"
+    return Hint(choice, reason + ".")
+
+
+def _play_hint(view, time_budget) -> Hint:
+    k = Knowledge.from_view(view)
+    why: list = []
+    med = policy.play(k.cfg, k.me, k.hand, k.trick, k.leader, k.played, k.taken, k.broken,
+                      k.first_trick, k.first_lead, why)
+    if len(view.legal) == 1:
+        card = view.legal[0]
+    else:
+        card = hard.play(view, seed=view.deal_number * 1000 + len(view.played),
+                         effort=HINT_EFFORT, time_budget=time_budget)
+    code = why[0] if why and card.index == med else None
+    return Hint(card, _describe(view, k, card, code) + ".")
+
+
+def _describe(view, k: Knowledge, card: Card, code) -> str:
+    c = card.index
+    s = card.symbol
+    n = k.n
+    cfg = k.cfg
+    trick = k.trick
+    out = k.outstanding
+    threat = policy.moon_threat(cfg, k.me, k.taken, k.played)
+    if len(view.legal) == 1:
+        if k.first_trick and not trick and cfg.lowest_club:
+            return f"Lead the {s}: the lowest club always leads the first trick"
+        if trick and card.suit == view.current_trick[0][1].suit:
+            return f"Play the {s}: it is your only {card.suit.plural[:-1]}, and you must follow suit"
+        return f"Play the {s}: it is your only legal card"
+    if code == Reason.SHOOT or policy.shooting(cfg, k.me, k.hand, trick, k.taken, out):
+        return f"Play the {s}: every card you hold is a winner, so take the moon"
+    if not trick:
+        suit_out = out & SUIT_MASKS[c // 13]
+        if threat >= 0 and c // 13 == 3 and (not suit_out or c > highest(suit_out)):
+            return f"Lead the {s}: win a heart so seat {threat} cannot shoot the moon"
+        if code == Reason.LEAD_FLUSH or (c // 13 == 2 and c < QS and out >> QS & 1
+                                         and not k.hand & ((1 << QS) | (1 << 37) | (1 << 38))):
+            return f"Lead the {s}: low spades flush out the queen while you hold nothing above her"
+        lower = (suit_out & ((1 << c) - 1)).bit_count()
+        if lower == 0 and suit_out:
+            return f"Lead the {s}: every {card.suit.plural[:-1]} still out is higher, so someone else takes it"
+        if not suit_out:
+            return f"Lead the {s}: nobody else holds {card.suit.plural}, but it clears your hand"
+        return f"Lead low with the {s}: it is unlikely to win the trick"
+    led = trick[0] // 13
+    best = max(x for x in trick if x // 13 == led)
+    best_card = Card.from_index(best)
+    bname = best_card.rank.word
+    last = len(trick) == n - 1
+    tp = sum(cfg.points[x] for x in trick)
+    if c // 13 == led:
+        if c == QS and best > QS:
+            return f"Dump the queen of spades under the {bname}: it takes the trick, not you"
+        if c < best:
+            who = "someone else takes this trick"
+            return f"Duck under the {bname}: {who}"
+        if threat >= 0:
+            return f"Take this trick: seat {threat} has every point so far and may shoot the moon"
+        if last and tp <= 0:
+            return f"Take the trick with the {s}: it holds no points"
+        if last:
+            return f"Play the {s}: you cannot duck the {bname}, so shed a high card"
+        if led == 2 and out >> QS & 1 and c < QS:
+            return f"Play the {s}: you cannot duck, but stay under the queen of spades"
+        return f"Play the {s}: you cannot duck under the {bname}"
+    void = _SUIT_WORD[led]
+    if threat >= 0 and not (1 << c) & cfg.moon_mask:
+        return f"Throw the {s}: don't feed points to seat {threat}, who may shoot the moon"
+    if threat >= 0:
+        return f"Dump the {s} on this trick: seat {threat} must not take every point"
+    if c == QS:
+        return f"Dump the queen of spades: you are void in {void}"
+    if c // 13 == 2 and c > QS:
+        return f"Get rid of the {s} while the queen is out: you are void in {void}"
+    if (1 << c) & HEARTS:
+        return f"Dump the {s}: you are void in {void}"
+    if cfg.jd and c == fast.JD:
+        return f"Throw the {s}: you are void in {void}"
+    return f"Throw away the {s}: you are void in {void}"

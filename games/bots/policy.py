@@ -1,0 +1,417 @@
+"""The Medium player as a fast bitmask policy: one rule set, used three ways.
+
+:func:`play` picks a card from what one seat may know — its hand, the cards played, the
+current trick, who has taken points — so the Medium bot calls it on a view, the Hard bot
+calls it for every seat inside its Monte Carlo rollouts, and hints explain its rules.
+
+Cards are ints 0..51 (``suit * 13 + rank - 2``), sets of cards are bitmasks, as in
+:mod:`games.engine.fast`.
+
+>>> from games.engine import Rules
+>>> from games.engine.fast import config, mask_of, cards_of
+>>> cfg = config(Rules())
+>>> hand = mask_of("3C 9C 4D 8S KH")
+>>> # spades led, the king is winning: duck with the highest spade below it
+>>> cards_of(1 << play(cfg, 0, mask_of("8S 4H"), [mask_of("KS").bit_length() - 1], 3,
+...                     mask_of("KS") | (1 << 50), [0, 0, 0, 0], True, False))
+'8S'
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from games.engine import fast
+from games.engine.fast import HEARTS, JD, KS, AS, QS, SUIT_MASKS
+
+__all__ = ["play", "pass_cards", "moon_threat", "shooting", "highest", "lowest", "Reason"]
+
+_SPADES = SUIT_MASKS[2]
+_QS_BIT = 1 << QS
+_HIGH_SPADES = (1 << KS) | (1 << AS)
+_BELOW = tuple((1 << c) - 1 for c in range(52))
+_SUIT_OF = tuple(c // 13 for c in range(52))
+_RANK_OF = tuple(c % 13 + 2 for c in range(52))
+_SUIT_WORD = ("clubs", "diamonds", "spades", "hearts")
+
+
+def highest(m: int) -> int:
+    return m.bit_length() - 1
+
+
+def lowest(m: int) -> int:
+    return (m & -m).bit_length() - 1
+
+
+class Reason:
+    """Codes :func:`play` reports through ``why`` (a list), turned into words by hints."""
+
+    ONLY = "only"
+    SHOOT = "shoot"
+    BLOCK_TAKE = "block_take"
+    BLOCK_DUMP = "block_dump"
+    BLOCK_HOLD = "block_hold"
+    DUMP_QUEEN_UNDER = "dump_queen_under"
+    DUCK = "duck"
+    TAKE_SAFE = "take_safe"
+    WIN_JACK = "win_jack"
+    FORCED_HIGH = "forced_high"
+    SPADE_UNDER_QUEEN = "spade_under_queen"
+    HIGH_SAFE = "high_safe"
+    LOW_OVER = "low_over"
+    DUMP_QUEEN = "dump_queen"
+    DUMP_HIGH_SPADE = "dump_high_spade"
+    DUMP_HEART = "dump_heart"
+    DUMP_HIGH = "dump_high"
+    LEAD_LOW = "lead_low"
+    LEAD_FLUSH = "lead_flush"
+    LEAD_BOSS_HEART = "lead_boss_heart"
+
+
+def moon_threat(cfg, me: int, taken, played: int) -> int:
+    """The other seat that has taken every point card so far, late enough in the deal and
+    with enough of them to be going for the moon; else -1."""
+    if cfg.moon == fast.OFF:
+        return -1
+    mm = cfg.moon_mask
+    who = -1
+    for s in range(cfg.players):
+        if taken[s] & mm:
+            if who >= 0:
+                return -1
+            who = s
+    if who < 0 or who == me:
+        return -1
+    got = taken[who] & mm
+    hearts = (got & HEARTS).bit_count()
+    if got & _QS_BIT:
+        if hearts >= 3 or (hearts >= 1 and played.bit_count() >= cfg.deck_mask.bit_count() // 2):
+            return who
+    elif hearts >= 7:
+        return who
+    return -1
+
+
+def shooting(cfg, me: int, hand: int, trick, taken, outstanding: int) -> bool:
+    """True when taking the moon is all but certain: nobody else has a point card, every card
+    in hand beats every card still out in its suit, and this trick is ours to win."""
+    if cfg.moon == fast.OFF or not hand:
+        return False
+    mm = cfg.moon_mask
+    for s in range(cfg.players):
+        if s != me and taken[s] & mm:
+            return False
+    for suit in range(4):
+        m = hand & SUIT_MASKS[suit]
+        if m:
+            o = outstanding & SUIT_MASKS[suit]
+            if o and lowest(m) < highest(o):
+                return False
+    if trick:
+        led = _SUIT_OF[trick[0]]
+        m = hand & SUIT_MASKS[led]
+        if not m:
+            return False
+        best = max(c for c in trick if _SUIT_OF[c] == led)
+        if highest(m) < best:
+            return False
+    return True
+
+
+def _trick_points(cfg, trick) -> int:
+    pts = cfg.points
+    return sum(pts[c] for c in trick)
+
+
+def play(cfg, me: int, hand: int, trick, leader: int, played: int, taken, broken: bool,
+         first_trick: bool, first_lead: int = -1, why: "list | None" = None) -> int:
+    """The Medium card for seat ``me``.
+
+    ``trick``: card ints of the current trick in order, led by ``leader``; ``played``: every
+    card played this deal including the current trick's; ``taken``: cards each seat took;
+    ``first_lead``: the card that must lead the first trick (-1 if none or not leading it).
+    ``why``, if a list, receives a :class:`Reason` code.
+    """
+    n = cfg.players
+    led = _SUIT_OF[trick[0]] if trick else -1
+    legal = fast.legal_mask(cfg, hand, led, first_trick, broken, first_lead)
+    if not legal & (legal - 1):
+        if why is not None:
+            why.append(Reason.ONLY)
+        return lowest(legal)
+    outstanding = cfg.deck_mask & ~played & ~hand
+    qs_out = bool(outstanding & _QS_BIT)
+    if shooting(cfg, me, hand, trick, taken, outstanding):
+        if why is not None:
+            why.append(Reason.SHOOT)
+        if trick:
+            return highest(legal)
+        # lead a winner from the suit with most cards still out, to draw them
+        best, best_o = -1, -1
+        for suit in range(4):
+            m = legal & SUIT_MASKS[suit]
+            if m:
+                o = (outstanding & SUIT_MASKS[suit]).bit_count()
+                if o > best_o:
+                    best, best_o = highest(m), o
+        return best
+    threat = moon_threat(cfg, me, taken, played)
+
+    if not trick:
+        return _lead(cfg, me, hand, legal, outstanding, qs_out, threat, why)
+
+    # the card winning so far
+    best = trick[0]
+    best_i = 0
+    for i in range(1, len(trick)):
+        c = trick[i]
+        if c > best and _SUIT_OF[c] == led:
+            best, best_i = c, i
+    winner = (leader + best_i) % n
+    last = len(trick) == n - 1
+    follow = legal & SUIT_MASKS[led]
+
+    if follow:
+        under = follow & _BELOW[best]
+        over = follow & ~under
+        tp = _trick_points(cfg, trick)
+        if threat >= 0:
+            # a heart must go to someone other than the shooter
+            if over and (winner == threat or led == 3) and (tp > 0 or led == 3 or not last):
+                if why is not None:
+                    why.append(Reason.BLOCK_TAKE)
+                return highest(over)
+        if led == 2 and follow & _QS_BIT and best > QS:
+            if why is not None:
+                why.append(Reason.DUMP_QUEEN_UNDER)
+            return QS
+        if last:
+            if tp > 0 and under:
+                if why is not None:
+                    why.append(Reason.DUCK)
+                return highest(under)
+            if cfg.jd and follow >> JD & 1 and JD > best and tp < 10:
+                if why is not None:
+                    why.append(Reason.WIN_JACK)
+                return JD
+            if tp <= 0:
+                # the trick is safe: take it with the highest card (never the queen)
+                m = follow & ~_QS_BIT & ~(_HIGH_SPADES if cfg.moon_value == 43 else 0)
+                if cfg.jd and m & ~(1 << JD):
+                    m &= ~(1 << JD)
+                if m:
+                    if why is not None:
+                        why.append(Reason.TAKE_SAFE)
+                    return highest(m)
+                return lowest(follow)
+            # points in it and no card under: we take it; shed the highest (not the queen)
+            m = over & ~_QS_BIT
+            if why is not None:
+                why.append(Reason.FORCED_HIGH)
+            return highest(m) if m else highest(over)
+        if under:
+            if why is not None:
+                why.append(Reason.DUCK)
+            return highest(under)
+        # no card under the winner, others still to play
+        if led == 2 and qs_out:
+            m = over & _BELOW[QS]
+            if why is not None:
+                why.append(Reason.SPADE_UNDER_QUEEN)
+            return highest(m) if m else lowest(over)
+        behind = n - 1 - len(trick)
+        out_suit = (outstanding & SUIT_MASKS[led]).bit_count()
+        if led != 3 and tp <= 0 and out_suit >= 2 * behind + 1:
+            m = over & ~_QS_BIT
+            if cfg.jd and led == 1:
+                m &= ~(1 << JD)
+            if m:
+                if why is not None:
+                    why.append(Reason.HIGH_SAFE)
+                return highest(m)
+        if why is not None:
+            why.append(Reason.LOW_OVER)
+        return lowest(over)
+
+    # void in the suit led: throw something away
+    if threat >= 0:
+        trick_seats = {(leader + i) % n for i in range(len(trick))}
+        if winner != threat and threat in trick_seats:
+            m = legal & (HEARTS | _QS_BIT)
+            if m:
+                if why is not None:
+                    why.append(Reason.BLOCK_DUMP)
+                return QS if m & _QS_BIT else highest(m)
+        if winner == threat or threat not in trick_seats:
+            m = legal & ~cfg.moon_mask
+            if m:
+                if why is not None:
+                    why.append(Reason.BLOCK_HOLD)
+                return _shed(cfg, hand, m)
+    if legal & _QS_BIT:
+        if why is not None:
+            why.append(Reason.DUMP_QUEEN)
+        return QS
+    m = legal & _HIGH_SPADES
+    if m and (qs_out or cfg.moon_value == 43):
+        if why is not None:
+            why.append(Reason.DUMP_HIGH_SPADE)
+        return highest(m)
+    m = legal & HEARTS
+    if m:
+        if why is not None:
+            why.append(Reason.DUMP_HEART)
+        return highest(m)
+    if why is not None:
+        why.append(Reason.DUMP_HIGH)
+    return _shed(cfg, hand, legal)
+
+
+def _shed(cfg, hand: int, m: int) -> int:
+    """The card to throw away from ``m``: a high card, from a short suit."""
+    if cfg.jd and m & ~(1 << JD):
+        m &= ~(1 << JD)
+    best, best_score = -1, -99
+    for suit in range(4):
+        s = m & SUIT_MASKS[suit]
+        if s:
+            c = highest(s)
+            length = (hand & SUIT_MASKS[suit]).bit_count()
+            score = _RANK_OF[c] - length
+            if suit == 2 and c < QS:
+                score -= 4  # low spades guard against the queen
+            if score > best_score:
+                best, best_score = c, score
+    return best
+
+
+def _lead(cfg, me, hand, legal, outstanding, qs_out, threat, why) -> int:
+    n = cfg.players
+    if threat >= 0:
+        m = legal & HEARTS
+        o = outstanding & HEARTS
+        if m and (not o or highest(m) > highest(o)):
+            if why is not None:
+                why.append(Reason.LEAD_BOSS_HEART)
+            return highest(m)
+    best_card, best_score, best_reason = -1, 1 << 30, Reason.LEAD_LOW
+    for suit in range(4):
+        m = legal & SUIT_MASKS[suit]
+        if not m:
+            continue
+        o = outstanding & SUIT_MASKS[suit]
+        low = lowest(m)
+        if cfg.jd and low == JD and m & ~(1 << JD):
+            low = lowest(m & ~(1 << JD))
+        below = (o & _BELOW[low]).bit_count()
+        above = o.bit_count() - below
+        score = 2 * below
+        reason = Reason.LEAD_LOW
+        if above == 0:
+            score += 20
+        elif o.bit_count() < n - 1:
+            score += 3
+        if suit == 2:
+            if qs_out:
+                if hand & _QS_BIT:
+                    score += 15
+                elif low > QS:
+                    score += 25
+                elif not hand & _HIGH_SPADES:
+                    score -= 3
+                    reason = Reason.LEAD_FLUSH
+            elif low == QS:
+                score += 30
+            if cfg.moon_value == 43 and low >= KS:
+                score += 20
+        elif suit == 3:
+            score += 1
+        score = score * 16 + (hand & SUIT_MASKS[suit]).bit_count()
+        if score < best_score:
+            best_card, best_score, best_reason = low, score, reason
+    if why is not None:
+        why.append(best_reason)
+    return best_card
+
+
+# ---------------------------------------------------------------------------------
+# Passing
+# ---------------------------------------------------------------------------------
+
+
+def _danger(cfg, hand: int) -> list[int]:
+    """How much each card in ``hand`` wants to be passed (negative: keep it)."""
+    spades = hand & _SPADES
+    low_spades = (spades & _BELOW[QS]).bit_count()
+    has_q = bool(hand & _QS_BIT)
+    short = low_spades <= 2
+    bm = cfg.moon_value == 43
+    out = [0] * 52
+    for c in fast.iter_bits(hand):
+        suit, r = _SUIT_OF[c], _RANK_OF[c]
+        if suit == 3:
+            d = r - 4
+        elif suit == 2:
+            if c == QS:
+                d = 40 if short else -6
+            elif c > QS:
+                if short:
+                    d = 36 if bm else 30
+                else:
+                    d = 12 if bm else (4 if has_q else 8)
+            else:
+                d = -8 if r <= 9 else -3
+        else:
+            d = r - 7
+            if cfg.jd and suit == 1:
+                if c == JD:
+                    d = -20
+                elif c > JD:
+                    d -= 4
+        out[c] = d
+    return out
+
+
+def pass_cards(cfg, hand: int, why: "list | None" = None) -> int:
+    """The three cards Medium passes, as a mask.  ``why`` receives ``(mask, reason code)``:
+
+    ``"queen_short"`` (the queen, short in spades), ``"high_spades"`` (ace/king of spades
+    with few low spades), ``"void"`` (empties a short suit), ``"high_hearts"``, ``"high"``.
+    """
+    danger = _danger(cfg, hand)
+    cards = list(fast.iter_bits(hand))
+    counts = [(hand & SUIT_MASKS[s]).bit_count() for s in range(4)]
+    best, best_score = None, None
+    for combo in combinations(cards, 3):
+        score = danger[combo[0]] + danger[combo[1]] + danger[combo[2]]
+        gone = [0, 0, 0, 0]
+        for c in combo:
+            gone[_SUIT_OF[c]] += 1
+        for s in (0, 1):
+            if counts[s] and gone[s] == counts[s]:
+                score += 12
+        if counts[2] and gone[2] == counts[2]:
+            score += 4
+        if best_score is None or score > best_score:
+            best, best_score = combo, score
+    mask = 0
+    for c in best:
+        mask |= 1 << c
+    if why is not None:
+        why.append(_pass_reason(cfg, hand, mask))
+    return mask
+
+
+def _pass_reason(cfg, hand: int, mask: int) -> str:
+    counts = [(hand & SUIT_MASKS[s]).bit_count() for s in range(4)]
+    gone = [(mask & SUIT_MASKS[s]).bit_count() for s in range(4)]
+    if mask & _QS_BIT:
+        return "queen_short"
+    if mask & _HIGH_SPADES:
+        return "high_spades"
+    for s in (0, 1):
+        if counts[s] and gone[s] == counts[s]:
+            return "void:" + _SUIT_WORD[s]
+    if (mask & HEARTS).bit_count() >= 2:
+        return "high_hearts"
+    return "high"

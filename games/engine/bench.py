@@ -1,0 +1,93 @@
+"""Benchmark: random full 4-player deals ("hands") per second on one core.
+
+Run ``python -m games.engine.bench [seconds]``.  Two figures:
+
+- *full API*: ``Game.new`` + ``legal`` + ``apply`` for each of the 4 passes and 52 plays
+  of a deal, with event dicts and the action log, exactly as the web layer drives it;
+- *fast core*: :func:`games.engine.fast.random_deal_points` on bitmasks — deal, pass 3
+  random cards each, play random legal cards, score — what a Monte Carlo bot's
+  rollouts cost.  Also timed: :func:`games.engine.fast.playout` alone from a fresh deal.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+
+from . import fast
+from .game import Game
+from .rules import Rules
+
+
+def api_deal(rules: Rules, seed: int, rng: random.Random) -> Game:
+    """Play one deal of a new game through the public API with random legal actions."""
+    g = Game.new(rules, seed=seed)
+    choice = rng.choice
+    while g.deal_number == 1 and g.phase != "over":
+        if g.phase == "pass":
+            for seat in g.to_act:
+                g.apply(seat, rng.sample(g.legal(seat), 3))
+        else:
+            seat = g.to_act[0]
+            g.apply(seat, choice(g.legal(seat)))
+    return g
+
+
+def bench_api(seconds: float = 2.0, rules: "Rules | None" = None) -> float:
+    rules = rules or Rules()
+    rng = random.Random(1)
+    n = 0
+    t0 = time.perf_counter()
+    end = t0 + seconds
+    while time.perf_counter() < end:
+        for _ in range(20):
+            api_deal(rules, n, rng)
+            n += 1
+    return n / (time.perf_counter() - t0)
+
+
+def bench_fast(seconds: float = 2.0, rules: "Rules | None" = None) -> float:
+    cfg = fast.config(rules or Rules())
+    rng = random.Random(1)
+    play = fast.random_deal_points
+    n = 0
+    t0 = time.perf_counter()
+    end = t0 + seconds
+    while time.perf_counter() < end:
+        for _ in range(500):
+            play(cfg, rng)
+        n += 500
+    return n / (time.perf_counter() - t0)
+
+
+def bench_playout(seconds: float = 2.0, rules: "Rules | None" = None) -> float:
+    """Playouts only (no dealing): the same 200 deals replayed with fresh random play."""
+    cfg = fast.config(rules or Rules())
+    rng = random.Random(2)
+    deals = [fast.deal(cfg, rng) for _ in range(200)]
+    play = fast.playout
+    n = 0
+    t0 = time.perf_counter()
+    end = t0 + seconds
+    while time.perf_counter() < end:
+        for hands in deals:
+            play(cfg, hands, rng=rng, first_trick=True)
+        n += len(deals)
+    return n / (time.perf_counter() - t0)
+
+
+def main(argv: "list[str] | None" = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
+    seconds = float(argv[0]) if argv else 3.0
+    print(f"Hearts engine benchmark, 4 players, default rules, one core, {seconds:g} s each")
+    api = bench_api(seconds)
+    print(f"  full API (Game.new/legal/apply, 4 passes + 52 plays): {api:10,.0f} hands/s")
+    fc = bench_fast(seconds)
+    print(f"  fast core (deal + random pass + random playout + score): {fc:10,.0f} hands/s")
+    po = bench_playout(seconds)
+    print(f"  fast core playout only (fast.playout from a dealt position): {po:10,.0f} hands/s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,264 @@
+"""Property tests over random legal games: every player count (3-6) and rule set."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.engine import FULL_DECK, Game, IllegalAction, Rules, fast
+
+RULES = st.builds(
+    Rules,
+    players=st.integers(3, 6),
+    target=st.integers(20, 70),
+    passing=st.sampled_from(["standard", "left", "none"]),
+    odd_cards=st.sampled_from(["remove", "kitty"]),
+    first_trick_points=st.booleans(),
+    hearts_lead=st.sampled_from(["broken", "queen_breaks", "any"]),
+    lead=st.sampled_from(["lowest_club", "left_of_dealer"]),
+    moon=st.sampled_from(["others_26", "subtract_26", "choose", "off"]),
+    jack_of_diamonds=st.booleans(),
+    black_maria=st.booleans(),
+    ties=st.sampled_from(["continue", "share"]),
+)
+SEEDS = st.integers(0, 2**32)
+SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+CARD_RE = re.compile(r'"([2-9TJQKA][CDSH])"')
+MAX_DEALS = 8
+
+
+def choose(g: Game, rnd):
+    """A random legal (seat, action)."""
+    seat = rnd.choice(g.to_act)
+    legal = g.legal(seat)
+    if g.phase == "pass":
+        return seat, rnd.sample(legal, 3)
+    return seat, rnd.choice(legal)
+
+
+def all_cards(g: Game) -> list:
+    """Every card of the deal, wherever it is now (hands, tricks, trick, kitty, in transit)."""
+    cards = [c for h in g.hands for c in h]
+    cards += [c for t in g.tricks for c in t.cards]
+    cards += [c for _, c in g.current_trick]
+    cards += list(g.kitty)
+    if g.phase == "pass":
+        for s in range(g.players):
+            p = g.view(s).passed
+            cards += list(p or ())
+    return cards
+
+
+def snapshot(g: Game):
+    return g._state(), g.ply, g.log()
+
+
+def check_view_privacy(g: Game, seat: int) -> None:
+    v = g.view(seat)
+    assert v.hand == g.hands[seat]
+    assert tuple(g.legal(seat)) == v.legal
+    allowed = set(v.hand) | set(v.played) | set(v.removed) | set(v.kitty)
+    allowed |= set(v.passed or ()) | set(v.received or ())
+    text = json.dumps(v.to_dict())
+    shown = set(CARD_RE.findall(text))
+    others = {str(c) for t in range(g.players) if t != seat for c in g.hands[t]}
+    assert shown <= {str(c) for c in allowed}
+    leaked = (shown & others) - {str(c) for c in allowed}
+    assert not leaked
+    if g.kitty_taker is None:
+        assert not shown & {str(c) for c in g.kitty}
+    assert v.hand_sizes == tuple(len(h) for h in g.hands)
+
+
+def check_step(g: Game, rnd) -> None:
+    """The legality properties at one position."""
+    rules = g.rules
+    if g.phase == "over":
+        assert g.to_act == () and g.winners
+        return
+    assert g.to_act
+    for s in range(g.players):
+        if s in g.to_act:
+            assert g.legal(s), (g, s)
+        else:
+            assert g.legal(s) == []
+    cards = all_cards(g)
+    assert sorted(cards) == list(rules.deck) and len(set(cards)) == len(cards)
+    if g.phase == "play":
+        seat = g.to_act[0]
+        legal = set(g.legal(seat))
+        assert legal <= set(g.hands[seat])
+        before = snapshot(g)
+        for c in FULL_DECK:
+            why = g.why_illegal(seat, c)
+            if c in legal:
+                assert why is None
+            else:
+                assert isinstance(why, str) and why
+                try:
+                    g.apply(seat, c)
+                except IllegalAction as exc:
+                    assert str(exc) == why
+                else:  # pragma: no cover
+                    raise AssertionError(f"{c} was accepted but not listed")
+        other = (seat + 1) % g.players
+        try:
+            g.apply(other, g.hands[other][0] if g.hands[other] else "2C")
+        except IllegalAction as exc:
+            assert "not your turn" in str(exc)
+        else:  # pragma: no cover
+            raise AssertionError("out-of-turn play accepted")
+        assert snapshot(g) == before
+        for c in legal:
+            x = g.copy()
+            events = x.apply(seat, c)
+            assert events[0] == {"type": "card_played", "seat": seat, "card": str(c), "deal": g.deal_number,
+                                 "trick": len(g.tricks) + 1}
+            assert x.ply == g.ply + 1
+    elif g.phase == "pass":
+        seat = rnd.choice(g.to_act)
+        hand = g.legal(seat)
+        assert hand == list(g.hands[seat])
+        before = snapshot(g)
+        for bad in (hand[:2], hand[:4]):
+            try:
+                g.apply(seat, bad)
+            except IllegalAction as exc:
+                assert "Pass exactly 3 cards" in str(exc)
+            else:  # pragma: no cover
+                raise AssertionError("bad pass accepted")
+        assert snapshot(g) == before
+    else:  # moon_choice
+        (seat,) = g.to_act
+        assert g.legal(seat) == ["subtract", "add"]
+        for choice in ("subtract", "add"):
+            g.copy().apply(seat, choice)
+
+
+def check_deal_scored(rules: Rules, event: dict, raw: list[int]) -> None:
+    """deal_scored agrees with the points taken trick by trick."""
+    jd = -10 if rules.jack_of_diamonds else 0
+    assert sum(raw) == rules.deal_value + jd
+    pts = event["points"]
+    shooter = event["moon_shooter"]
+    v = rules.deal_value
+    if shooter is None:
+        assert pts == raw
+        return
+    assert rules.moon != "off"
+    # the shooter took all the penalty cards: what is left of its raw score is the jack
+    jack = [r - (v if s == shooter else 0) for s, r in enumerate(raw)]
+    assert all(j in (0, -10) for j in jack) and sum(jack) == jd
+    mode = rules.moon if rules.moon != "choose" else ("subtract_26" if event["moon_choice"] == "subtract" else "others_26")
+    for s, p in enumerate(pts):
+        if mode == "others_26":
+            assert p == jack[s] + (0 if s == shooter else v)
+        else:
+            assert p == jack[s] - (v if s == shooter else 0)
+
+
+def run_game(rules: Rules, seed: int, rnd, every_step_round_trip: bool, deals: int):
+    g = Game.new(rules, seed=seed)
+    raw = [0] * rules.players
+    ply = 0
+    while g.phase != "over" and g.deal_number <= deals:
+        check_step(g, rnd)
+        if every_step_round_trip:
+            d = g.to_dict()
+            assert json.loads(json.dumps(d)) == d
+            assert Game.from_dict(d).to_dict() == d
+            for s in range(rules.players):
+                check_view_privacy(g, s)
+        seat, action = choose(g, rnd)
+        scores_before = g.scores
+        events = g.apply(seat, action)
+        ply += 1
+        assert g.ply == g.version == ply
+        for e in events:
+            json.dumps(e)
+            if e["type"] == "trick_won":
+                raw[e["seat"]] += e["points"]
+            elif e["type"] == "deal_scored":
+                check_deal_scored(rules, e, raw)
+                assert e["scores"] == [a + b for a, b in zip(scores_before, e["points"])]
+                raw = [0] * rules.players
+            elif e["type"] == "game_over":
+                assert g.phase == "over" and tuple(e["winners"]) == g.winners
+                low = min(g.scores)
+                assert max(g.scores) >= rules.target
+                assert g.winners == tuple(s for s in range(rules.players) if g.scores[s] == low)
+                assert len(g.winners) == 1 or rules.ties == "share"
+    check_step(g, rnd)
+    d = g.to_dict()
+    assert Game.from_dict(json.loads(json.dumps(d))).to_dict() == d
+    return g
+
+
+@settings(max_examples=40, **SETTINGS)
+@given(rules=RULES, seed=SEEDS, rnd=st.randoms(use_true_random=False))
+def test_random_games_legality_and_scoring(rules, seed, rnd):
+    """Whole games: legal lists, illegal actions, conservation, scoring, game end."""
+    run_game(rules, seed, rnd, every_step_round_trip=False, deals=MAX_DEALS)
+
+
+@settings(max_examples=25, **SETTINGS)
+@given(rules=RULES, seed=SEEDS, rnd=st.randoms(use_true_random=False))
+def test_random_deal_round_trip_and_privacy_every_step(rules, seed, rnd):
+    """One deal: to_dict round trip and view privacy at every step."""
+    run_game(rules, seed, rnd, every_step_round_trip=True, deals=1)
+
+
+@settings(max_examples=60, **SETTINGS)
+@given(rules=RULES, seed=SEEDS, rnd=st.randoms(use_true_random=False), stop=st.integers(0, 80))
+def test_fast_playout_plays_only_legal_cards(rules, seed, rnd, stop):
+    """From a random position, a fast-core playout is a legal continuation whose score
+    matches the full engine's."""
+    g = Game.new(rules, seed=seed)
+    for _ in range(stop):
+        if g.phase != "pass" and g.phase != "play":
+            break
+        if g.deal_number > 1:
+            break
+        seat, action = choose(g, rnd)
+        g.apply(seat, action)
+    if g.phase != "play" or g.deal_number > 1:
+        return
+    v = g.view(g.to_act[0])
+    kw = fast.position_from_view(v, [list(h) for h in g.hands], kitty=g.kitty)
+    cfg = fast.config(rules)
+    record: list = []
+    taken = fast.playout_taken(cfg, rng=rnd, record=record, **kw)
+    x = g.copy()
+    deal = x.deal_number
+    already = {c.index for _, c in x.current_trick}
+    for leader, mask, winner in record:
+        for i in range(rules.players):
+            seat = (leader + i) % rules.players
+            own = [c for c in FULL_DECK if mask >> c.index & 1 and c.index not in already
+                   and c in x.hands[seat]]
+            if not own:
+                continue  # played before the playout began
+            assert len(own) == 1
+            assert x.to_act == (seat,)
+            x.apply(seat, own[0])  # raises IllegalAction if the playout broke a rule
+        assert x.tricks[-1].winner == winner if x.deal_number == deal and x.phase == "play" else True
+        already = set()
+    if x.phase == "moon_choice":
+        x.apply(x.to_act[0], "add")
+    assert x.deal_number > deal or x.phase == "over"
+    assert list(x.deal_points) == fast.deal_points(cfg, taken, "add")[0]
+
+
+@settings(max_examples=30, **SETTINGS)
+@given(rules=RULES, rnd=st.randoms(use_true_random=False))
+def test_fast_random_deal_points_sum(rules, rnd):
+    cfg = fast.config(rules)
+    pts = fast.random_deal_points(cfg, rnd)
+    jd = -10 if rules.jack_of_diamonds else 0
+    v = rules.deal_value
+    n = rules.players
+    allowed = {v + jd, (n - 1) * v + jd, -v + jd, v + jd}
+    assert len(pts) == n and sum(pts) in allowed
