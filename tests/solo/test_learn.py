@@ -52,7 +52,7 @@ def test_a_guided_hand_shows_each_note_once_and_ends_after_the_hand(ann, player)
     table.refresh_from_db()
     assert table.status == Table.Status.FINISHED, "the lesson is one hand"
     final = ann.get(reverse("games:table", args=[table.pk])).content.decode()
-    assert "Game over" in final
+    assert "Hand complete" in final and "Play a real game" in final
 
     # each note is shown during one stretch of the hand only (once per table)
     for key in {key for keys in seen for key in keys}:

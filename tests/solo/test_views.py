@@ -533,3 +533,17 @@ def test_a_pass_made_while_others_passed_is_still_applied(ann, solo):
     assert game_of(solo).phase == "play"
     html = post_act(ann, solo, action="pass", cards=cards, version=1, deal=1).content.decode()
     assert "earlier position" in html, "but not twice"
+
+
+@pytest.mark.django_db
+def test_home_offers_solo_learn_and_resume(ann, solo):
+    html = ann.get(reverse("home")).content.decode()
+    assert reverse("games:new") in html and reverse("games:learn") in html and reverse("games:my_games") in html
+    assert url("table", solo) in html
+
+
+@pytest.mark.django_db
+def test_navigation_links_to_solo_pages(ann):
+    html = ann.get(reverse("games:my_games")).content.decode()
+    for name in ("games:new", "games:learn", "games:my_games"):
+        assert f'href="{reverse(name)}"' in html
