@@ -169,10 +169,11 @@ def action_from_fields(data) -> tuple[object, int | None]:
         return out
 
     def get_one(name):
-        value = data.get(name)
-        if isinstance(value, list):
-            value = value[-1] if value else None
-        return None if value is None else str(value).strip()
+        values = data.getlist(name) if hasattr(data, "getlist") else data.get(name)
+        if not isinstance(values, list):
+            values = [] if values is None else [values]
+        values = [str(value).strip() for value in values if str(value).strip()]
+        return values[-1] if values else None
 
     version_text = get_one("version")
     version = None
