@@ -365,12 +365,22 @@ def mask_to_cards(mask: int) -> tuple[Card, ...]:
     >>> mask_to_cards(cards_to_mask(parse_cards("QS 2C")))
     (Card.parse('2C'), Card.parse('QS'))
     """
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(_CARDS[low.bit_length() - 1])
-        mask ^= low
-    return tuple(out)
+    if not mask:
+        return ()
+    out: tuple[Card, ...] = ()
+    for suit in range(4):
+        seg = mask >> (13 * suit) & 0x1FFF
+        if seg:
+            table = _SEGMENTS[suit]
+            cards = table.get(seg)
+            if cards is None:
+                cards = table[seg] = tuple(_CARDS[13 * suit + r] for r in range(13) if seg >> r & 1)
+            out += cards
+    return out
+
+
+# per suit: 13-bit segment -> tuple of cards, filled in as needed
+_SEGMENTS: tuple[dict[int, tuple[Card, ...]], ...] = ({}, {}, {}, {})
 
 
 def _card_from_index(index: int) -> "Card":

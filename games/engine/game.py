@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Sequence
 
 from . import fast
-from .cards import _CARDS, Card, Suit, cards_to_mask, mask_to_cards
+from .cards import _CARDS, Card, Suit, cards_to_mask, mask_to_cards, parse_cards
 from .rules import PassDirection, Rules
 
 __all__ = ["Game", "IllegalAction", "PlayerView", "Trick", "PHASES", "MOON_OPTIONS", "game_winners"]
@@ -304,7 +304,6 @@ class Game:
         hands = list(hands)
         if len(hands) != n:
             raise ValueError(f"hands must give {n} hands, one per seat, not {len(hands)}.")
-        from .cards import parse_cards
 
         seen: dict[Card, int] = {}
         masks = []
@@ -355,7 +354,7 @@ class Game:
         n = self._n
         cfg = self._cfg
         if hands is None:
-            deck = list(self._rules.deck)
+            deck = list(cfg.deck_cards)
             self._deal_rng().shuffle(deck)
             hs = cfg.hand_size
             hands = [cards_to_mask(deck[s * hs:(s + 1) * hs]) for s in range(n)]
@@ -667,7 +666,7 @@ class Game:
             raise IllegalAction("Pass exactly 3 cards.")
         cards = [_parse_card(a) for a in action]
         if len(cards) != 3:
-            raise IllegalAction(f"Pass exactly 3 cards (not {len(cards)}).")
+            raise IllegalAction("Pass exactly 3 cards.")
         if len(set(cards)) != 3:
             raise IllegalAction("Pass exactly 3 different cards.")
         hand = self._hands[seat]
