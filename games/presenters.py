@@ -1,15 +1,24 @@
 """What a seat sees at a table, ready for a template: the one renderer of the table fragment.
 
-Solo play (HTMX over HTTP) and live play (websockets) both render the table with
+Solo play (HTMX over HTTP) and live play (websockets) both draw the table with
 :func:`render_table`; everything in it comes from the engine's ``view(seat)`` of that seat plus
 public events, never another seat's cards.
 
->>> # in a consumer:  html = render_table(table, seat_number, live=True)
->>> # ws frames sent by the fragment's forms (htmx ws extension, form fields as JSON):
->>> #   {"action": "play", "card": "QS", "version": "17"}
->>> #   {"action": "pass", "cards": ["2C", "3C", "4C"], "version": "3"}
->>> #   {"action": "moon", "choice": "subtract", "version": "60"}
->>> # turn them into what services.submit_action takes with action_from_fields(frame).
+In a websocket consumer::
+
+    html = render_table(table, seat_number, live=True, error=None)   # root: <div id="table">
+    # the page holds <div hx-ext="ws" ws-connect="..."> around it and includes
+    # templates/games/_table_assets.html (table.css, table.js) in its <head>.
+
+The fragment's forms use ``ws-send``; the htmx ws extension sends their fields as JSON::
+
+    {"action": "play", "card": "QS", "version": "17", "HEADERS": {...}}
+    {"action": "pass", "cards": ["2C", "3C", "4C"], "version": "3", "deal": "1", "HEADERS": {...}}
+    {"action": "moon", "choice": "subtract", "version": "60", "HEADERS": {...}}
+
+``submit_fields(table_id, seat_number, frame, user=user)`` applies such a frame through
+``services.submit_action`` (the HTTP view uses it too) and returns the player-facing error or
+None; answer with ``render_table(..., error=error)``.
 """
 from __future__ import annotations
 
@@ -169,10 +178,11 @@ def action_from_fields(data) -> tuple[object, int | None]:
         return out
 
     def get_one(name):
-        value = data.get(name)
-        if isinstance(value, list):
-            value = value[-1] if value else None
-        return None if value is None else str(value).strip()
+        values = data.getlist(name) if hasattr(data, "getlist") else data.get(name)
+        if not isinstance(values, list):
+            values = [] if values is None else [values]
+        values = [str(value).strip() for value in values if str(value).strip()]
+        return values[-1] if values else None
 
     version_text = get_one("version")
     version = None

@@ -46,11 +46,14 @@ def tap(page, locator, force=False):
     locator.click(position={"x": 8, "y": 24}, force=force)
 
 
-def pass_three(page):
+def pass_three(page, screens=None, name=None):
     cards = page.locator(".pass-form label.playing-card")
     for i in range(3):
         tap(page, cards.nth(i))
     assert page.locator(".pass-form input[name=cards]:checked").count() == 3
+    assert page.inner_text(".pass-count") == "Ready to pass"
+    if name:
+        shot(page, screens, name)
     button = page.locator(".pass-button")
     assert button.is_enabled()
     assert button.inner_text().startswith(("Pass 3 cards to the left (", "Pass 3 cards to the right (",
@@ -103,6 +106,11 @@ def play_to_end(page, screens, prefix):
         wait_for_turn(page)
         if "is-over" in page.get_attribute("#table", "class"):
             break
+        if page.locator(".deal-summary:not(.dismissed)").count():
+            if screens and not (screens / f"{prefix}-deal-summary.png").exists():
+                shot(page, screens, f"{prefix}-deal-summary")
+            page.click(".deal-summary [data-dismiss]")
+            assert page.locator(".deal-summary:not(.dismissed)").count() == 0
         if page.locator(".pass-form").count():
             pass_three(page)
             continue
@@ -111,10 +119,6 @@ def play_to_end(page, screens, prefix):
             page.locator(".moon-choice").first.click()
             wait_for_change(page, old)
             continue
-        if page.locator(".deal-summary:not(.dismissed)").count():
-            if screens and not (screens / f"{prefix}-deal-summary.png").exists():
-                shot(page, screens, f"{prefix}-deal-summary")
-            page.click(".deal-summary [data-dismiss]")
         if not seen_dimmed and page.locator(".hand .playing-card.dimmed").count():
             check_dimmed_reason(page)
             seen_dimmed = True
@@ -142,8 +146,7 @@ def test_a_whole_solo_game_by_clicking_cards(site, open_page, screens):
     assert page.locator(".opponent").count() == 3
     assert "Pass to the left" in page.inner_text(".chip-pass")
     check_hint(page)
-    shot(page, screens, "desktop-pass")
-    pass_three(page)
+    pass_three(page, screens, "desktop-pass")
     play_to_end(page, screens, "desktop")
     assert page.locator(".game-over .standings tbody tr").count() == 4
 
@@ -171,7 +174,6 @@ def test_on_a_phone(site, open_page, screens):
         box = cards.nth(i).bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] + 1, f"card {i} off screen"
     check_hint(page)
-    shot(page, screens, "phone-pass")
-    pass_three(page)
+    pass_three(page, screens, "phone-pass")
     play_to_end(page, screens, "phone")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]

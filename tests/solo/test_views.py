@@ -515,6 +515,9 @@ def test_action_from_fields_reads_http_and_ws_frames():
     assert presenters.action_from_fields(post) == (["2C", "3C", "4C"], 5)
     assert presenters.action_from_fields({"action": "play", "card": "QS", "version": "9"}) == ("QS", 9)
     assert presenters.action_from_fields({"action": "moon", "choice": "subtract", "version": 3}) == ("subtract", 3)
+    # live frames: the chosen-card field and (maybe) the pressed button's own value
+    assert presenters.action_from_fields({"action": "play", "card": ["", "QS"], "version": "9"}) == ("QS", 9)
+    assert presenters.action_from_fields({"action": "play", "card": ["QS", "QS"], "version": "9"}) == ("QS", 9)
     with pytest.raises(presenters.BadFields):
         presenters.action_from_fields({"action": "pass", "cards": "2C", "version": "1"})
     with pytest.raises(presenters.BadFields):
@@ -547,3 +550,32 @@ def test_navigation_links_to_solo_pages(ann):
     html = ann.get(reverse("games:my_games")).content.decode()
     for name in ("games:new", "games:learn", "games:my_games"):
         assert f'href="{reverse(name)}"' in html
+
+
+@pytest.mark.django_db
+def test_live_fragment_shows_connection_state_and_turn_countdown(player, stranger):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.engine import Rules
+    from games.models import Seat
+
+    table = services.create_table(player, Rules(), kind=Table.Kind.FRIENDS, seat_bots=[None, None, "easy", "easy"],
+                                  seed=4, turn_timer_seconds=30)
+    Seat.objects.filter(table=table, number=1).update(user=stranger, connected=False)
+    services.start_table(table.pk)
+    table.refresh_from_db()
+    deadline = timezone.now() + timedelta(seconds=30)
+    Table.objects.filter(pk=table.pk).update(turn_deadline=deadline)
+    table.refresh_from_db()
+    html = presenters.render_table(table, 0, live=True)
+    assert f'data-deadline="{deadline.isoformat()}"' in html
+    assert "zed" in html and "offline" in html
+    assert 'data-chosen="card"' not in html  # passing first: the pass form
+    ctx = presenters.table_context(table, 0, live=True)
+    assert ctx["turn_deadline"] == deadline.isoformat()
+    assert ctx["seats"][1]["is_person"] and not ctx["seats"][1]["connected"]
+    html1 = presenters.render_table(table, 1, live=True)
+    game = game_of(table)
+    assert_no_hidden_cards(html1, game, me=1)

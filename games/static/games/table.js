@@ -41,6 +41,13 @@
       showWhy(card);
       return;
     }
+    // Live play (ws-send): copy the pressed card/choice into a field, so the JSON frame has it
+    // whether or not the ws extension includes the submit button's own value.
+    var pressed = event.target.closest("form[ws-send] button[name]");
+    if (pressed) {
+      var field = pressed.form && pressed.form.querySelector('[data-chosen="' + pressed.name + '"]');
+      if (field) field.value = pressed.value;
+    }
     var dismiss = event.target.closest("[data-dismiss]");
     if (dismiss) {
       var overlay = dismiss.closest("[data-dismiss-key]");
