@@ -254,7 +254,8 @@ class Game:
         "_deal_points", "_winners", "_phase", "_direction", "_hands", "_deal_kitty", "_kitty",
         "_kitty_taker", "_passes", "_received", "_taken", "_tricks", "_trick", "_leader",
         "_turn", "_broken", "_voids", "_played", "_first_lead", "_moon_shooter", "_pending",
-        "_ply", "_log", "_legal",
+        "_ply", "_log",
+        "_legal",  # play phase: the mask of cards the seat to play may play, worked out once per ply
     )
 
     def __init__(self) -> None:
@@ -420,7 +421,7 @@ class Game:
         self._leader = None
         self._turn = None
         self._first_lead = -1
-        self._legal = -1
+        self._legal = 0
         if self._direction is PassDirection.HOLD:
             self._begin_play()
         else:
@@ -438,7 +439,7 @@ class Game:
             leader = (self._dealer + 1) % self._n
         self._leader = leader
         self._turn = leader
-        self._legal = -1
+        self._legal = fast.legal_mask(cfg, self._hands[leader], -1, True, self._broken, fl)
 
     # ------------------------------------------------------------------ queries
 
@@ -583,19 +584,6 @@ class Game:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._n:
             raise IllegalAction(f"There is no seat {seat!r} — seats are 0 to {self._n - 1}.")
 
-    def _legal_mask(self, seat: int) -> int:
-        t = self._trick
-        return fast.legal_mask(
-            self._cfg, self._hands[seat], t[0][1] // 13 if t else -1, not self._tricks, self._broken,
-            self._first_lead,
-        )
-
-    def _turn_legal_mask(self) -> int:
-        """The cards the seat to play may play, worked out once per ply (``_legal``, -1 if not yet)."""
-        legal = self._legal
-        if legal < 0:
-            legal = self._legal = self._legal_mask(self._turn)
-        return legal
 
     def legal(self, seat: int) -> list:
         """What ``seat`` may do now, sorted.
@@ -608,7 +596,7 @@ class Game:
         if ph == "play":
             if seat != self._turn:
                 return []
-            return list(mask_to_cards(self._turn_legal_mask()))
+            return list(mask_to_cards(self._legal))
         if ph == "pass":
             if not isinstance(seat, int) or not 0 <= seat < self._n or self._passes[seat] is not None:
                 return []
@@ -679,8 +667,13 @@ class Game:
         if ply is not None and ply != self._ply:
             raise IllegalAction(f"That action is out of date (game is at move {self._ply}, not {ply}).")
         if self._phase == "play" and seat == self._turn and type(seat) is int:
-            # The common case, without the general checks: the seat to play plays a card.
-            return self._play_card(seat, action)
+            # The common case, kept short: the seat to play plays a card (as _play_card).
+            c = action.index if type(action) is Card else _card_index(action)
+            if not self._legal >> c & 1:
+                raise IllegalAction(self.why_illegal(seat, _CARDS[c]))
+            self._log.append((self._deal_number, seat, _NAMES[c]))
+            self._ply += 1
+            return self._play(seat, c)
         self._check_seat(seat)
         ph = self._phase
         if ph == "play":
@@ -708,8 +701,9 @@ class Game:
         raise IllegalAction("The game is over.")
 
     def _play_card(self, seat: int, action: Any) -> list[dict[str, Any]]:
+        """Play a card for the seat to play (the short path at the top of :meth:`apply` does the same)."""
         c = _card_index(action)
-        if not self._turn_legal_mask() >> c & 1:
+        if not self._legal >> c & 1:
             raise IllegalAction(self.why_illegal(seat, _CARDS[c]))
         self._log.append((self._deal_number, seat, _NAMES[c]))
         self._ply += 1
@@ -757,27 +751,36 @@ class Game:
         return events
 
     def _play(self, seat: int, c: int) -> list[dict[str, Any]]:
+        """Play card ``c`` (already checked) for ``seat``; work out what the next seat may play."""
         bit = 1 << c
-        self._hands[seat] ^= bit
+        hands = self._hands
+        hands[seat] ^= bit
         self._played |= bit
-        self._legal = -1
         trick = self._trick
         if trick:
             led = trick[0][1] // 13
             if c // 13 != led:
                 self._voids[seat] |= 1 << led
+        else:
+            led = c // 13
         trick.append((seat, c))
+        name = _NAMES[c]
         ntricks = len(self._tricks)
         events: list[dict[str, Any]] = [{
-            "type": "card_played", "seat": seat, "card": _NAMES[c], "deal": self._deal_number,
-            "trick": ntricks + 1,
+            "type": "card_played", "seat": seat, "card": name, "deal": self._deal_number, "trick": ntricks + 1,
         }]
-        if not self._broken and bit & self._cfg.breaks_mask:
+        cfg = self._cfg
+        if not self._broken and bit & cfg.breaks_mask:
             self._broken = True
-            events.append({"type": "hearts_broken", "seat": seat, "card": _NAMES[c]})
+            events.append({"type": "hearts_broken", "seat": seat, "card": name})
         if len(trick) < self._n:
-            self._turn = (seat + 1) % self._n
-            return events
+            nxt = self._turn = (seat + 1) % self._n
+            self._legal = fast.legal_mask(cfg, hands[nxt], led, not ntricks, self._broken)
+        else:
+            self._end_trick(trick, ntricks, events)
+        return events
+
+    def _end_trick(self, trick: list, ntricks: int, events: list) -> None:
         winner = fast.trick_winner(trick)
         mask = 0
         for _, x in trick:
@@ -802,7 +805,8 @@ class Game:
         self._turn = winner
         if ntricks + 1 == self._cfg.tricks_per_deal:
             self._end_deal(events)
-        return events
+        else:
+            self._legal = fast.legal_mask(self._cfg, self._hands[winner], -1, False, self._broken)
 
     def _end_deal(self, events: list) -> None:
         cfg = self._cfg
