@@ -7,6 +7,7 @@ NAVIGATION = [
     ("My games", "games:my_games"),
     ("Live", "live:lobby"),
     ("Leaderboard", "ratings:leaderboard"),
+    ("Plans", "accounts:pricing"),
     ("Profile", "accounts:profile"),
 ]
 
