@@ -79,9 +79,16 @@ def daphne_server(tmp_path):
         server.kill()
 
 
-@pytest.fixture
-def browser():
-    _need_chromium()
+def _in_own_thread(function, *args):
+    """Run Playwright's sync API in a thread of its own: another test module's session-wide
+    Playwright may be running an event loop in the main thread."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(function, *args).result()
+
+
+def _with_browser(function, *args):
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
@@ -90,8 +97,10 @@ def browser():
             args=["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
                   "--disable-component-update", "--no-first-run"],
         )
-        yield chromium
-        chromium.close()
+        try:
+            return function(chromium, *args)
+        finally:
+            chromium.close()
 
 
 def _log_in(browser, base, name):
@@ -113,14 +122,19 @@ def _version(page) -> int:
     return int(page.get_attribute("#table", "data-version") or -1)
 
 
-def test_three_people_and_a_computer_play_a_whole_deal(daphne_server, browser):
+def test_three_people_and_a_computer_play_a_whole_deal(daphne_server):
     base, server_log = daphne_server
+    _in_own_thread(_with_browser, _play_a_deal, base, server_log)
+
+
+def _play_a_deal(browser, base, server_log):
     ann, bob, cat = (_log_in(browser, base, name) for name in ("ann", "bob", "cat"))
 
     # Ann creates a room: 4 players, no passing, to 100
     ann.goto(f"{base}/live/")
-    ann.select_option("#create-room select[name=players]", "4")
-    ann.select_option("#create-room select[name=passing]", "none")
+    ann.check("#create-room input[name=players][value='4']")
+    ann.click("#create-room details summary")
+    ann.check("#create-room input[name=passing][value='none']")
     ann.click("#create-room button")
     ann.wait_for_selector("#room-link")
     room_url = ann.inner_text("#room-link").strip()
