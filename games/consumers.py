@@ -20,6 +20,7 @@ Protocol:
 import asyncio
 import json
 import logging
+import threading
 import time
 from collections import OrderedDict
 from urllib.parse import parse_qs
@@ -44,6 +45,14 @@ MOVES = {"play": "card", "pass": "cards", "moon": "choice"}
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
+
+
+def db(function):
+    """``function`` run off the event loop. PostgreSQL takes concurrent transactions, so calls
+    go to a pool of threads; SQLite has one writer at a time, so they share one thread."""
+    from django.db import connection
+
+    return database_sync_to_async(function, thread_sensitive=connection.vendor == "sqlite")
 
 
 # --------------------------------------------------------------------------- snapshots
@@ -74,9 +83,15 @@ class Snapshot:
 
 _snapshots: "OrderedDict[int, Snapshot]" = OrderedDict()
 _SNAPSHOT_LIMIT = 4096
+_snapshots_lock = threading.Lock()
 
 
 def _remember(snapshot: Snapshot) -> Snapshot:
+    with _snapshots_lock:
+        return _remember_locked(snapshot)
+
+
+def _remember_locked(snapshot: Snapshot) -> Snapshot:
     current = _snapshots.get(snapshot.table.pk)
     if current is not None and current.version > snapshot.version and current.table.code == snapshot.table.code:
         return current  # a newer state was loaded meanwhile
@@ -143,7 +158,7 @@ async def snapshot_at_least(table_id: int, version: int) -> Snapshot | None:
     future = asyncio.get_running_loop().create_future()
     _loading[table_id] = future
     try:
-        snapshot = await database_sync_to_async(load_snapshot)(table_id)
+        snapshot = await db(load_snapshot)(table_id)
         future.set_result(snapshot)
     except BaseException as error:
         future.set_exception(error)
@@ -259,7 +274,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
         if self.user is None or not self.user.is_authenticated:
             return await self.refuse("login_required", "Log in to play live.", CLOSE_UNAUTHENTICATED)
-        snapshot = await database_sync_to_async(load_snapshot)(self.table_id)
+        snapshot = await db(load_snapshot)(self.table_id)
         if snapshot is None or not snapshot.table.is_live:
             return await self.refuse("no_table", "There is no live table here.", CLOSE_NOT_FOUND)
         seat = snapshot.seat_for(self.user.pk)
@@ -269,8 +284,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             # take a seat (a NEW game): the subscription gate.
             if snapshot.table.status != snapshot.table.Status.WAITING:
                 return await self.refuse("no_seat", "You have no seat at this table.", CLOSE_FORBIDDEN)
-            if not await database_sync_to_async(_live_access)(self.user):
-                message = await database_sync_to_async(_denied_message)(self.user)
+            if not await db(_live_access)(self.user):
+                message = await db(_denied_message)(self.user)
                 return await self.refuse("subscription_required", message, CLOSE_FORBIDDEN)
         # Seated players need no check: a game in progress may finish after a lapse.
 
@@ -278,7 +293,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
         self.joined = True
         if seat is not None:
-            seat = await database_sync_to_async(services.seat_connected)(self.table_id, self.user, self.channel_name)
+            seat = await db(services.seat_connected)(self.table_id, self.user, self.channel_name)
             self.seat_number = seat.number if seat else None
         await self.send_state(fresh=True)
 
@@ -288,7 +303,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
         if self.seat_number is not None:
             try:
-                await database_sync_to_async(services.seat_disconnected)(self.table_id, self.user, self.channel_name)
+                await db(services.seat_disconnected)(self.table_id, self.user, self.channel_name)
             except Exception:
                 log.exception("disconnect_failed table=%s seat=%s", self.table_id, self.seat_number)
 
@@ -335,7 +350,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             field = MOVES[action]
             return await self.send_error("malformed", f"A {action} move needs {field!r}.")
         try:
-            outcome = await database_sync_to_async(services.submit_action)(
+            outcome = await db(services.submit_action)(
                 self.table_id, self.seat_number, move, expected_version=version, user=self.user
             )
         except services.ActionRejected as rejected:
@@ -361,7 +376,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def send_state(self, *, fresh: bool = False, error: str | None = None):
         snapshot = None if fresh else cached_snapshot(self.table_id, self.version)
         if snapshot is None:
-            snapshot = await database_sync_to_async(load_snapshot)(self.table_id)
+            snapshot = await db(load_snapshot)(self.table_id)
         if snapshot is not None:
             await self.deliver(snapshot, error=error)
 
@@ -378,7 +393,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 self.version = event_version
             await self.send(text_data=json.dumps(frame))
             return
-        html = await database_sync_to_async(render_table_html)(snapshot, self.seat_number, error)
+        html = await db(render_table_html)(snapshot, self.seat_number, error)
         self.version = max(self.version, snapshot.version)
         started = snapshot.table.status != snapshot.table.Status.WAITING
         if started and not getattr(self, "cleared_room", False):

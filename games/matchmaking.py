@@ -69,6 +69,13 @@ def join_queue(user, table_size: int) -> QueueEntry:
     )
     match_players(table_size)
     entry.refresh_from_db()
+    if entry.table_id is None:
+        # Try again once the allowed gaps have widened (the waiting page's poll also does).
+        from games.tasks import match_players_task
+        from hearts_site.taskrunner import schedule
+
+        if settings.TASK_RUNNER != "eager":
+            schedule(match_players_task, table_size, countdown=STEP_SECONDS)
     return entry
 
 

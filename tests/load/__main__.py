@@ -113,6 +113,7 @@ class Stats:
         self.stalled_tables = 0
         self.error_samples = []
         self.ended_early = 0
+        self.no_state_tables = 0
 
 
 class Seat:
@@ -164,7 +165,7 @@ class Table:
     async def play(self, stats: Stats, stop_at: float):
         await asyncio.sleep(self.rng.random() * self.args.think)  # spread the tables out
         if not await self._wait(lambda: all(seat.version is not None for seat in self.seats), stop_at):
-            stats.stalled_tables += 1
+            stats.no_state_tables += 1
             return
         while self.moves < self.args.moves and time.monotonic() < stop_at:
             state = next((s.state for s in self.seats if s.state), None)
@@ -177,14 +178,16 @@ class Table:
             version = max(seat.version for seat in self.seats)
             if not self.all_at(version):
                 if not await self._wait(lambda: self.all_at(version), stop_at):
-                    stats.stalled_tables += 1
-                    return
+                    return  # out of time (a lost update shows as a gap or a seat behind at the end)
             mover = next((s for s in self.seats if s.state["view"] and s.number in s.state["view"]["to_act"]
                           and s.state["version"] == version), None)
             if mover is None:
                 await asyncio.sleep(0.05)
                 continue
-            await asyncio.sleep(self.rng.expovariate(1 / self.args.think) if self.args.think else 0)
+            pause = self.rng.expovariate(1 / self.args.think) if self.args.think else 0
+            if time.monotonic() + pause >= stop_at:
+                return  # the run ends before this player would move
+            await asyncio.sleep(pause)
             card = self.rng.choice(mover.state["view"]["legal"])
             sent = time.perf_counter()
             await mover.ws.send(json.dumps({"action": "play", "card": card, "version": version}))
@@ -331,7 +334,7 @@ def main(argv=None):
                        "p99": round(percentile(ms, 99), 1), "max": round(max(ms), 1) if ms else None,
                        "mean": round(statistics.fmean(ms), 1) if ms else None},
         "lost_updates": stats.lost, "duplicated_updates": stats.duplicated, "seats_behind_at_end": behind,
-        "stalled_tables": stats.stalled_tables, "ended_early": stats.ended_early, "errors": stats.errors, "error_samples": stats.error_samples,
+        "stalled_tables": stats.stalled_tables, "tables_without_state": stats.no_state_tables, "ended_early": stats.ended_early, "errors": stats.errors, "error_samples": stats.error_samples,
         "channel_layer": settings.CHANNEL_LAYERS["default"]["BACKEND"].rsplit(".", 1)[-1],
         "database": settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1],
     }, indent=2))
