@@ -17,6 +17,7 @@ Protocol:
 * Two formats: **HTML** (default; the htmx websocket extension swaps ``#table``, out of band)
   and **JSON** (``?format=json``; used by tests and the load tool).
 """
+import asyncio
 import json
 import logging
 import time
@@ -125,9 +126,39 @@ def cached_snapshot(table_id: int, at_least: int) -> Snapshot | None:
     return snapshot if snapshot is not None and snapshot.version >= at_least else None
 
 
+_loading: dict = {}
+
+
+async def snapshot_at_least(table_id: int, version: int) -> Snapshot | None:
+    """The table at ``version`` or later: from the cache, from a load already on its way
+    (every seat hears of a change at once: one load serves them all), or loaded now."""
+    snapshot = cached_snapshot(table_id, version)
+    if snapshot is not None:
+        return snapshot
+    pending = _loading.get(table_id)
+    if pending is not None:
+        snapshot = await asyncio.shield(pending)
+        if snapshot is None or snapshot.version >= version:
+            return snapshot
+    future = asyncio.get_running_loop().create_future()
+    _loading[table_id] = future
+    try:
+        snapshot = await database_sync_to_async(load_snapshot)(table_id)
+        future.set_result(snapshot)
+    except BaseException as error:
+        future.set_exception(error)
+        future.exception()  # retrieved: nobody else may be waiting
+        raise
+    finally:
+        if _loading.get(table_id) is future:
+            del _loading[table_id]
+    return snapshot
+
+
 def forget_snapshots() -> None:
     """Drop every cached table (tests: a new database reuses table ids)."""
     _snapshots.clear()
+    _loading.clear()
 
 
 # --------------------------------------------------------------------------- rendering
@@ -322,11 +353,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         version = message["version"]
         if version <= self.version:
             return  # already sent (this or a newer state)
-        snapshot = cached_snapshot(self.table_id, version)
+        snapshot = await snapshot_at_least(self.table_id, version)
         if snapshot is None:
-            snapshot = await database_sync_to_async(load_snapshot)(self.table_id)
-            if snapshot is None:
-                return
+            return
         await self.deliver(snapshot, events=message.get("events", []), event_version=version)
 
     async def send_state(self, *, fresh: bool = False, error: str | None = None):

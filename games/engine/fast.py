@@ -91,6 +91,7 @@ class Config:
         "rules", "players", "hand_size", "deck_mask", "removed_mask", "kitty_size",
         "no_first_points", "first_points_mask", "hearts_any", "breaks_mask", "lowest_club",
         "moon", "moon_mask", "moon_value", "jd", "points", "tricks_per_deal", "deck_cards",
+        "deck", "pass_cycle",
     )
 
     def __init__(self, rules) -> None:
@@ -130,6 +131,10 @@ class Config:
         self.tricks_per_deal = rules.hand_size
         #: the Card values in play, sorted (what a deal shuffles)
         self.deck_cards = rules.deck
+        #: the same cards as ints
+        self.deck = tuple(c.index for c in self.deck_cards)
+        #: pass directions of deals 1, 2, 3, ..., repeating
+        self.pass_cycle = rules.pass_cycle
 
 
 @lru_cache(maxsize=256)
