@@ -579,3 +579,13 @@ def test_live_fragment_shows_connection_state_and_turn_countdown(player, strange
     html1 = presenters.render_table(table, 1, live=True)
     game = game_of(table)
     assert_no_hidden_cards(html1, game, me=1)
+
+
+@pytest.mark.django_db
+def test_a_table_not_started_yet_renders_a_waiting_fragment(ann, player):
+    from games.engine import Rules
+
+    table = services.create_table(player, Rules(), seat_bots=[None, "easy", "easy", "easy"], seed=1)
+    html = ann.get(url("table", table)).content.decode()
+    assert "Waiting for the game to start." in html
+    assert ann.get(reverse("games:my_games")).status_code == 200
