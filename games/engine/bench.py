@@ -91,7 +91,7 @@ def main(argv: "list[str] | None" = None) -> None:
         f"(time.process_time), best of 3 runs of {seconds:g} CPU-s each."
     )
     api = best_of(bench_api, seconds)
-    print(f"  1. FULL API   Game.new + legal + apply (4 passes, 52 plays, scoring): {api:9,.0f} hands/s")
+    print(f"  1. full API   Game.new + legal + apply (4 passes, 52 plays, scoring): {api:9,.0f} hands/s")
     fc = best_of(bench_fast, seconds)
     print(f"  2. fast core  fast.random_deal_points (deal, pass, playout, score):   {fc:9,.0f} hands/s")
     po = best_of(bench_playout, seconds)
