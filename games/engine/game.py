@@ -273,7 +273,7 @@ class Game:
         "_rules", "_cfg", "_seed", "_setup", "_n", "_deal_number", "_dealer", "_scores",
         "_deal_points", "_winners", "_phase", "_direction", "_hands", "_deal_kitty", "_kitty",
         "_kitty_taker", "_passes", "_received", "_taken", "_tricks", "_trick", "_leader",
-        "_turn", "_broken", "_voids", "_played", "_first_lead", "_moon_shooter", "_pending",
+        "_turn", "_broken", "_voids", "_first_lead", "_moon_shooter", "_pending",
         "_ply", "_log",
         "_legal",  # play phase: the mask of cards the seat to play may play, worked out once per ply
         "_trick_values",  # Trick values of the first completed tricks, made as views ask for them
@@ -438,7 +438,6 @@ class Game:
         self._trick = []
         self._broken = False
         self._voids = [0] * n
-        self._played = 0
         self._pending = None
         self._leader = None
         self._turn = None
@@ -790,7 +789,6 @@ class Game:
         bit = 1 << c
         hands = self._hands
         hands[seat] ^= bit
-        self._played |= bit
         trick = self._trick
         if trick:
             led = trick[0][1] // 13
@@ -885,6 +883,15 @@ class Game:
 
     # ------------------------------------------------------------------ views
 
+    def _played_mask(self) -> int:
+        """The cards played this deal: those taken in tricks (not the kitty) and the current trick's."""
+        played = 0
+        for m in self._taken:
+            played |= m
+        for _, c in self._trick:
+            played |= 1 << c
+        return played & ~self._deal_kitty
+
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may know: its own hand, passes and everything public.
 
@@ -917,7 +924,7 @@ class Game:
             "current_trick": self.current_trick,
             "leader": self._leader,
             "tricks": self.tricks,
-            "played": frozenset(mask_to_cards(self._played)),
+            "played": frozenset(mask_to_cards(self._played_mask())),
             "hearts_broken": self._broken,
             "hand_sizes": tuple(map(int.bit_count, self._hands)),
             "points_taken": self.points_taken,
@@ -963,7 +970,6 @@ class Game:
         g._turn = self._turn
         g._broken = self._broken
         g._voids = list(self._voids)
-        g._played = self._played
         g._first_lead = self._first_lead
         g._moon_shooter = self._moon_shooter
         g._pending = self._pending
