@@ -423,6 +423,9 @@ def _move_from(action: str, frame: dict):
         if not isinstance(value, list) or not all(isinstance(card, str) for card in value):
             return None
         return value
+    if isinstance(value, list):  # a form's hidden field and its pressed button both named so
+        chosen = {item for item in value if isinstance(item, str) and item}
+        value = chosen.pop() if len(chosen) == 1 else None
     if not isinstance(value, str) or not value:
         return None
     return value[:20]

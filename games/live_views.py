@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from games import matchmaking, services
-from games.engine import Rules
+from games.forms import NewGameForm
 from games.models import QueueEntry, Seat, Table
 
 # --------------------------------------------------------------------------- adapters
@@ -56,37 +56,21 @@ def live_access_required(view):
 # --------------------------------------------------------------------------- forms
 
 
-class RoomForm(forms.Form):
-    """A friend room: how many, which house rules, to how many points, timer, rated."""
+class RoomForm(NewGameForm):
+    """A friend room: the solo game's players, target and house rules (no computer seats —
+    the host fills empty seats later), plus the turn timer and whether the game is rated."""
 
-    players = forms.TypedChoiceField(choices=[(n, f"{n} players") for n in (3, 4, 5, 6)], coerce=int, initial=4)
-    target = forms.IntegerField(min_value=10, max_value=500, initial=100, help_text="The game ends after the deal in which someone reaches it.")
-    passing = forms.ChoiceField(choices=[("standard", "Standard (left, right, across, hold)"), ("left", "Always left"), ("none", "No passing")], initial="standard")
-    odd_cards = forms.ChoiceField(choices=[("remove", "Take cards out"), ("kitty", "Kitty")], initial="remove", label="Odd cards")
-    hearts_lead = forms.ChoiceField(choices=[("broken", "After hearts are broken"), ("queen_breaks", "The queen breaks hearts too"), ("any", "Any time")], initial="broken", label="Leading hearts")
-    lead = forms.ChoiceField(choices=[("lowest_club", "Lowest club leads"), ("left_of_dealer", "Left of dealer leads any card")], initial="lowest_club", label="First lead")
-    moon = forms.ChoiceField(choices=[("others_26", "Others take 26"), ("subtract_26", "Shooter subtracts 26"), ("choose", "Shooter chooses"), ("off", "Off")], initial="others_26", label="Shooting the moon")
-    ties = forms.ChoiceField(choices=[("continue", "Keep dealing"), ("share", "Share the win")], initial="continue", label="Tied for lowest")
-    first_trick_points = forms.BooleanField(required=False, label="Points allowed on the first trick")
-    jack_of_diamonds = forms.BooleanField(required=False, label="Omnibus: jack of diamonds is −10")
-    black_maria = forms.BooleanField(required=False, label="Black Maria: K♠ 10, A♠ 7")
-    turn_timer_seconds = forms.TypedChoiceField(choices=[(0, "No turn timer"), (30, "30 seconds"), (60, "60 seconds")], coerce=int, initial=0, label="Turn timer")
-    rated = forms.BooleanField(required=False, label="Rated game")
+    turn_timer_seconds = forms.TypedChoiceField(
+        label="Turn timer", coerce=int, initial=0, widget=forms.RadioSelect,
+        choices=[(0, "None"), (30, "30 seconds"), (60, "60 seconds")],
+        help_text="When a player's time runs out, the computer plays that turn for them.",
+    )
+    rated = forms.BooleanField(required=False, label="Rated game", help_text="Counts toward everyone's rating.")
 
-    RULE_FIELDS = ("players", "target", "passing", "odd_cards", "hearts_lead", "lead", "moon", "ties",
-                   "first_trick_points", "jack_of_diamonds", "black_maria")
-
-    def rules(self) -> Rules:
-        return Rules(**{name: self.cleaned_data[name] for name in self.RULE_FIELDS})
-
-    def clean(self):
-        data = super().clean()
-        if not self.errors:
-            try:
-                self.rules()
-            except ValueError as error:
-                raise forms.ValidationError(str(error))
-        return data
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in [name for name in self.fields if name.startswith("bot_")]:
+            del self.fields[name]
 
 
 class QueueForm(forms.Form):
@@ -122,7 +106,7 @@ def create_room(request):
         return render(request, "live/lobby.html", {
             "room_form": form, "queue_form": QueueForm(), "my_tables": [], "has_access": True,
         }, status=400)
-    rules = form.rules()
+    rules = form.rules
     table = services.create_table(
         request.user, rules, kind=Table.Kind.FRIENDS, seat_bots=[None] * rules.players,
         rated=form.cleaned_data["rated"], turn_timer_seconds=form.cleaned_data["turn_timer_seconds"],

@@ -123,7 +123,7 @@ async def test_two_simultaneous_moves_never_both_apply(people):
         ({"action": "play", "card": "ZZ", "version": None}, "malformed"),
         ({"action": "play", "version": "{v}"}, "malformed"),
         ({"action": "play", "card": "ZZ", "version": "{v}"}, "malformed"),
-        ({"action": "play", "card": ["QS"], "version": "{v}"}, "malformed"),
+        ({"action": "play", "card": ["QS", "2C"], "version": "{v}"}, "malformed"),
         ({"action": "pass", "cards": {"a": 1}, "version": "{v}"}, "malformed"),
         ({"action": "play", "card": "{card}", "version": "{v}", "seat": "{other}"}, "not_your_seat"),
         ({"action": "play", "card": "{card}", "version": "{v}", "as": "{other}", "who": "other"}, "not_your_turn"),
@@ -241,7 +241,8 @@ async def test_html_format_sends_the_table_fragment_for_htmx(people):
     # htmx's ws-send posts the form fields plus HEADERS; strings for numbers
     seat = game.to_act[0]
     if seat == 0:
-        await player.send({"action": "play", "card": str(game.legal(0)[0]), "version": str(table.version),
+        # the solo table's form: a hidden "card" field plus the pressed button named "card"
+        await player.send({"action": "play", "card": ["", str(game.legal(0)[0])], "version": str(table.version),
                            "HEADERS": {"HX-Request": "true"}})
         html = await player.receive()
         assert f'data-version="{table.version + 1}"' in html

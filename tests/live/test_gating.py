@@ -13,8 +13,9 @@ def users(people):
     return people
 
 
-ROOM_POST = {"players": 4, "target": 100, "passing": "standard", "odd_cards": "remove", "hearts_lead": "broken",
-             "lead": "lowest_club", "moon": "others_26", "ties": "continue", "turn_timer_seconds": 0}
+ROOM_POST = {"players": 4, "target": "100", "passing": "standard", "odd_cards": "remove", "hearts_lead": "broken",
+             "lead": "lowest_club", "moon": "others_26", "ties": "continue", "first_trick_points": "no",
+             "jack_of_diamonds": "no", "black_maria": "no", "turn_timer_seconds": 0}
 
 
 @pytest.mark.django_db

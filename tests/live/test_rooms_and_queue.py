@@ -26,7 +26,7 @@ def login(client, user):
 
 def test_host_creates_a_room_friends_take_seats_computers_fill_the_rest_and_it_starts(client, subscribed):
     ann, bob = subscribed[:2]
-    response = login(client, ann).post(reverse("live:create_room"), dict(ROOM_POST, turn_timer_seconds=30, rated="on", target=50))
+    response = login(client, ann).post(reverse("live:create_room"), dict(ROOM_POST, turn_timer_seconds=30, rated="on", target="50"))
     table = Table.objects.get(host=ann)
     assert response["Location"] == reverse("live:room", args=[table.code]) == f"/live/room/{table.code}/"
     assert table.kind == "friends" and table.rated and table.turn_timer_seconds == 30 and table.rules["target"] == 50

@@ -31,8 +31,10 @@ SERVER_LOG = Path(os.environ.get("TMPDIR", "/tmp")) / "hearts-load-daphne.log"
 def parse_args(argv=None):
     parser = argparse.ArgumentParser(prog="python -m tests.load", description=__doc__.split("\n")[0])
     parser.add_argument("--tables", type=int, default=50, help="tables of four people (default 50)")
-    parser.add_argument("--url", default="ws://127.0.0.1:8000", help="the daphne server (loopback only)")
+    parser.add_argument("--url", default="ws://127.0.0.1:8000",
+                        help="the daphne server(s), comma-separated: seats are spread over them (loopback only)")
     parser.add_argument("--start-server", action="store_true", help="start daphne on a free port for the run")
+    parser.add_argument("--servers", type=int, default=1, help="with --start-server: how many daphne processes")
     parser.add_argument("--moves", type=int, default=20, help="moves per table (default 20)")
     parser.add_argument("--think", type=float, default=2.0, help="seconds a player thinks before a move (mean)")
     parser.add_argument("--duration", type=float, default=180.0, help="stop after this many seconds of play")
@@ -206,9 +208,10 @@ class Table:
         return True
 
 
-async def open_seat(seat, url, origin, semaphore, stats):
+async def open_seat(seat, url, semaphore, stats):
     import websockets
 
+    origin = "http://" + urlparse(url).netloc
     async with semaphore:
         for attempt in range(3):
             try:
@@ -225,18 +228,20 @@ async def open_seat(seat, url, origin, semaphore, stats):
 
 
 async def run_load(args, tables_setup):
-    url = args.url.rstrip("/")
-    host = urlparse(url).hostname
-    if host not in ("127.0.0.1", "localhost", "::1") and not host.startswith("127."):
-        raise SystemExit("The load tool only targets this machine (loopback addresses).")
-    origin = "http://" + urlparse(url).netloc
+    urls = [url.strip().rstrip("/") for url in args.url.split(",") if url.strip()]
+    for url in urls:
+        host = urlparse(url).hostname or ""
+        if host not in ("localhost", "::1") and not host.startswith("127."):
+            raise SystemExit("The load tool only targets this machine (loopback addresses).")
     rng = random.Random(args.seed)
     stats = Stats()
     tables = [Table(table_id, sessions, args, random.Random(rng.random())) for table_id, sessions in tables_setup]
     seats = [seat for table in tables for seat in table.seats]
     semaphore = asyncio.Semaphore(args.connect_concurrency)
     started = time.monotonic()
-    opened = await asyncio.gather(*(open_seat(seat, url, origin, semaphore, stats) for seat in seats))
+    opened = await asyncio.gather(
+        *(open_seat(seat, urls[index % len(urls)], semaphore, stats) for index, seat in enumerate(seats))
+    )
     connect_seconds = time.monotonic() - started
     readers = [asyncio.create_task(seat.run(stats)) for seat, ok in zip(seats, opened) if ok]
     playable = [table for table in tables if all(seat.ws for seat in table.seats)]
@@ -270,9 +275,10 @@ def free_port() -> int:
 
 
 def start_server(port: int):
+    log = open(SERVER_LOG.with_suffix(f".{port}.log"), "w")
     process = subprocess.Popen(
         [str(Path(sys.executable).parent / "daphne"), "-b", "127.0.0.1", "-p", str(port), "hearts_site.asgi:application"],
-        cwd=ROOT, env=dict(os.environ), stdout=subprocess.DEVNULL, stderr=open(SERVER_LOG, "w"),
+        cwd=ROOT, env=dict(os.environ), stdout=subprocess.DEVNULL, stderr=log,
     )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -288,13 +294,16 @@ def start_server(port: int):
 def main(argv=None):
     args = parse_args(argv)
     sys.path.insert(0, str(ROOT))
-    server = None
+    servers = []
     if args.start_server:
         subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, check=True)
-        port = free_port()
-        server = start_server(port)
-        args.url = f"ws://127.0.0.1:{port}"
-        print(f"daphne pid {server.pid} on {args.url}", flush=True)
+        urls = []
+        for _index in range(args.servers):
+            port = free_port()
+            servers.append(start_server(port))
+            urls.append(f"ws://127.0.0.1:{port}")
+            print(f"daphne pid {servers[-1].pid} on {urls[-1]}", flush=True)
+        args.url = ",".join(urls)
     try:
         t0 = time.monotonic()
         tables_setup = setup_tables(args.tables, args.seed)
@@ -303,7 +312,7 @@ def main(argv=None):
         versions = final_versions([table.id for table in tables])
         behind = sum(1 for table in tables for seat in table.seats if seat.version is not None and seat.version != versions[table.id])
     finally:
-        if server is not None:
+        for server in servers:
             server.send_signal(signal.SIGINT)
             try:
                 server.wait(10)
@@ -313,7 +322,8 @@ def main(argv=None):
     from django.conf import settings
 
     print(json.dumps({
-        "tables": args.tables, "sockets": args.tables * 4, "connect_failures": stats.connect_failures,
+        "tables": args.tables, "sockets": args.tables * 4, "servers": len(args.url.split(",")),
+        "think_seconds": args.think, "connect_failures": stats.connect_failures,
         "connect_seconds": round(connect_seconds, 1), "play_seconds": round(play_seconds, 1),
         "moves": len(ms), "moves_per_second": round(len(ms) / play_seconds, 1) if play_seconds else 0,
         "frames_received": stats.frames,

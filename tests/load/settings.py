@@ -20,3 +20,6 @@ if _layer["BACKEND"].startswith("channels_redis"):
     _layer["CONFIG"]["hosts"] = [
         {"address": host, "socket_timeout": 15} if isinstance(host, str) else host for host in _hosts
     ]
+
+# Keep each thread's database connection instead of reopening it for every call.
+DATABASES["default"]["CONN_MAX_AGE"] = None if DATABASES["default"]["ENGINE"].endswith("sqlite3") else 60
