@@ -134,3 +134,6 @@ class Action(models.Model):
 
     def __str__(self) -> str:
         return f"table {self.table_id} ply {self.ply}: seat {self.seat} {self.action}"
+
+
+from games.live_models import QueueEntry, SeatConnection  # noqa: E402,F401  (live play's models)

@@ -1,5 +1,12 @@
 """Tell a table's connected clients that it changed. The message carries no cards: each
-connection renders its own seat's view when it hears of a new version."""
+connection renders its own seat's view when it hears of a new version.
+
+Services call :func:`notify_table` from worker threads (the consumers' database thread, the
+in-process task threads) or from a Celery worker process. In a server process the message
+is handed to the server's event loop — the in-memory channel layer (embedded default) is not
+thread-safe — through one ordered queue, so the calling thread never waits for the loop and
+messages leave in the order the changes were committed.
+"""
 import asyncio
 import logging
 
@@ -9,6 +16,8 @@ from channels.layers import get_channel_layer
 log = logging.getLogger(__name__)
 
 _server_loop: asyncio.AbstractEventLoop | None = None
+_outbox: asyncio.Queue | None = None
+_outbox_task: asyncio.Task | None = None
 
 
 def table_group(table_id: int) -> str:
@@ -16,29 +25,45 @@ def table_group(table_id: int) -> str:
 
 
 def remember_server_loop() -> None:
-    """Called from a consumer: the event loop the in-memory channel layer lives in.
+    """Called from a consumer: the event loop the channel layer lives in (and the sender)."""
+    global _server_loop, _outbox, _outbox_task
+    loop = asyncio.get_running_loop()
+    if _server_loop is not loop or _outbox is None or _outbox_task is None or _outbox_task.done():
+        _server_loop = loop
+        _outbox = asyncio.Queue()
+        _outbox_task = loop.create_task(_send_outbox(_outbox))
 
-    The in-memory layer (embedded default) is not thread-safe; messages sent from the
-    in-process task threads must be handed to that loop.
-    """
-    global _server_loop
-    _server_loop = asyncio.get_running_loop()
+
+async def _send_outbox(outbox: asyncio.Queue) -> None:
+    """Send queued group messages one after another, in order (runs on the server loop)."""
+    while True:
+        group, message = await outbox.get()
+        try:
+            layer = get_channel_layer()
+            if layer is not None:
+                await layer.group_send(group, message)
+        except Exception:
+            log.exception("notify_failed group=%s version=%s", group, message.get("version"))
 
 
 def notify_table(table_id: int, version: int, events=()) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
     message = {"type": "table.changed", "table": table_id, "version": version, "events": list(events)}
+    group = table_group(table_id)
     try:
         try:
             running = asyncio.get_running_loop()
         except RuntimeError:
             running = None
-        loop = _server_loop
-        if loop is not None and loop.is_running() and running is not loop:
-            asyncio.run_coroutine_threadsafe(layer.group_send(table_group(table_id), message), loop).result(5)
-        else:
-            async_to_sync(layer.group_send)(table_group(table_id), message)
+        loop, outbox = _server_loop, _outbox
+        if loop is not None and outbox is not None and loop.is_running() and not loop.is_closed():
+            if running is loop:
+                outbox.put_nowait((group, message))
+            else:
+                loop.call_soon_threadsafe(outbox.put_nowait, (group, message))
+            return
+        layer = get_channel_layer()
+        if layer is None:
+            return
+        async_to_sync(layer.group_send)(group, message)
     except Exception:
         log.exception("notify_failed table=%s version=%s", table_id, version)

@@ -389,3 +389,222 @@ def _is_public(event) -> bool:
     """Events that are safe for every seat (passes are private until revealed)."""
     kind = event.get("type") if isinstance(event, dict) else getattr(event, "type", None)
     return kind not in {"cards_passed", "cards_received"}
+
+
+# --------------------------------------------------------------------------- live seats
+#
+# Friend rooms and matched tables: people take seats before the start; once it has started a
+# person who drops keeps their seat for a grace period, then a computer stands in until they
+# come back. Every change a client must see bumps the table version and is announced.
+
+
+def _announce(table: Table, events) -> None:
+    """Bump the version of a locked ``table``, save it and tell its clients after commit."""
+    table.version += 1
+    table.save()
+    _notify_after_commit(table, events)
+
+
+def take_seat(table_id: int, user, seat_number: int | None = None) -> Seat:
+    """Seat ``user`` at a table that has not started: an empty seat, or else a computer's.
+
+    Idempotent: a person already seated gets their seat back. Raises :class:`ActionRejected`
+    when the game has started or every seat holds a person. (Whether the person may play
+    live at all is the caller's question: see ``games.live_views.has_live_access``.)
+    """
+    with task_batch(), transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table_id)
+        seats = list(table.seats.select_related("user"))
+        mine = next((seat for seat in seats if seat.user_id == user.pk), None)
+        if mine is not None:
+            return mine
+        if table.status != Table.Status.WAITING:
+            raise ActionRejected("already_started", "This game has already started, so its seats are taken.")
+        if seat_number is not None:
+            candidates = [seat for seat in seats if seat.number == seat_number and seat.user_id is None]
+            if not candidates:
+                raise ActionRejected("seat_taken", f"Seat {seat_number + 1} is not free; pick an empty seat.")
+        else:
+            candidates = [seat for seat in seats if seat.is_empty] or [seat for seat in seats if seat.is_bot]
+        if not candidates:
+            raise ActionRejected("table_full", "Every seat at this table is taken.")
+        seat = candidates[0]
+        seat.user, seat.bot_level, seat.standing_in, seat.left_at = user, "", False, None
+        seat.save()
+        _announce(table, [{"type": "seat_taken", "seat": seat.number}])
+    return seat
+
+
+def leave_seat(table_id: int, user) -> bool:
+    """Give up a seat before the game starts. The host cannot leave their own room."""
+    with task_batch(), transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table_id)
+        seat = table.seats.filter(user=user).first()
+        if seat is None:
+            return False
+        if table.status != Table.Status.WAITING:
+            raise ActionRejected("already_started", "The game has started; a computer plays for you if you leave.")
+        if table.host_id == user.pk:
+            raise ActionRejected("host_stays", "The host keeps their seat; close the room instead.")
+        seat.user, seat.connected, seat.left_at = None, False, None
+        seat.save()
+        _announce(table, [{"type": "seat_left", "seat": seat.number}])
+    return True
+
+
+def fill_empty_seats(table_id: int, host, level: str = Seat.BotLevel.MEDIUM) -> int:
+    """The host puts computer players in every empty seat. Returns how many were filled."""
+    if level not in Seat.BotLevel.values:
+        raise ActionRejected("malformed", "Computer players are easy, medium or hard.")
+    with task_batch(), transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table_id)
+        if table.host_id != host.pk:
+            raise ActionRejected("not_host", "Only the host can seat computer players.")
+        if table.status != Table.Status.WAITING:
+            raise ActionRejected("already_started", "This game has already started.")
+        filled = table.seats.filter(user__isnull=True, bot_level="").update(bot_level=level)
+        if filled:
+            _announce(table, [{"type": "seats_filled", "level": level, "count": filled}])
+    return filled
+
+
+def start_live_table(table_id: int, user) -> Table:
+    """The host starts a friend room (:func:`start_table`), then starts the reconnect grace
+    period for anyone seated who is not connected right now."""
+    table = Table.objects.get(pk=table_id)
+    if table.host_id != user.pk:
+        raise ActionRejected("not_host", "Only the host can start the game.")
+    table = start_table(table_id)
+    start_grace_for_absent(table_id)
+    return table
+
+
+def start_grace_for_absent(table_id: int) -> int:
+    """Start the reconnect grace period of every seated person not connected to a table that
+    has just started (a computer stands in if they never arrive). Returns how many."""
+    count = 0
+    for seat in Seat.objects.filter(table_id=table_id, user__isnull=False, connected=False, standing_in=False):
+        with task_batch(), transaction.atomic():
+            Seat.objects.filter(pk=seat.pk, left_at__isnull=True).update(left_at=timezone.now())
+            seat.refresh_from_db()
+            _schedule_stand_in(seat)
+        count += 1
+    return count
+
+
+def reconnect_grace_seconds() -> float:
+    return float(getattr(settings, "LIVE_RECONNECT_GRACE_SECONDS", 60))
+
+
+def _schedule_stand_in(seat: Seat) -> None:
+    from games.tasks import stand_in_task
+
+    elapsed = (timezone.now() - seat.left_at).total_seconds() if seat.left_at else 0
+    # Celery tasks are sent before the commit: never due before the absence is committed.
+    floor = 1.0 if settings.TASK_RUNNER == "celery" else 0.0
+    schedule(
+        stand_in_task, seat.table_id, seat.number, seat.left_at.isoformat() if seat.left_at else "",
+        countdown=max(reconnect_grace_seconds() - elapsed, floor),
+    )
+
+
+def seat_connected(table_id: int, user, channel_name: str) -> Seat | None:
+    """A person's websocket opened. Returns their seat (None if they have none).
+
+    Marks the seat connected and, when a computer was standing in, hands it back
+    (:func:`reclaim_seat`) so they play their own cards again.
+    """
+    from games.models import SeatConnection
+
+    with task_batch(), transaction.atomic():
+        # The table row lock orders this against stand_in_if_gone.
+        Table.objects.select_for_update().filter(pk=table_id).first()
+        seat = Seat.objects.filter(table_id=table_id, user=user).first()
+        if seat is None:
+            return None
+        SeatConnection.objects.get_or_create(channel_name=channel_name, defaults={"seat": seat})
+        Seat.objects.filter(pk=seat.pk).update(connected=True, left_at=None)
+        if seat.standing_in:
+            reclaim_seat(table_id, user)
+    seat.refresh_from_db()
+    return seat
+
+
+def seat_disconnected(table_id: int, user, channel_name: str) -> bool:
+    """A person's websocket closed. When it was their last one, the grace period starts:
+    if they are not back within ``LIVE_RECONNECT_GRACE_SECONDS`` a computer stands in
+    (:func:`stand_in_if_gone`). Returns True when the seat is now disconnected."""
+    from games.models import SeatConnection
+
+    with task_batch(), transaction.atomic():
+        SeatConnection.objects.filter(channel_name=channel_name).delete()
+        seat = Seat.objects.select_for_update().filter(table_id=table_id, user=user).first()
+        if seat is None or seat.connections.exists():
+            return False
+        seat.connected, seat.left_at = False, timezone.now()
+        seat.save(update_fields=["connected", "left_at"])
+        if Table.objects.filter(pk=table_id, status=Table.Status.PLAYING).exists() and not seat.standing_in:
+            _schedule_stand_in(seat)
+    return True
+
+
+def stand_in_if_gone(table_id: int, seat_number: int, left_at_iso: str = "") -> bool:
+    """The grace period of a person who dropped is over: if they are still away (and it is
+    the same absence, ``left_at_iso``), a computer plays their seat from now on.
+
+    Bumps the table version and plays computer turns at once if it is that seat's turn.
+    """
+    with task_batch(), transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table_id)
+        if table.status != Table.Status.PLAYING:
+            return False
+        seat = table.seats.filter(number=seat_number).first()
+        if seat is None or seat.user_id is None or seat.standing_in or seat.connected or seat.left_at is None:
+            return False
+        if left_at_iso and seat.left_at.isoformat() != left_at_iso:
+            return False
+        if (timezone.now() - seat.left_at).total_seconds() < reconnect_grace_seconds() - 0.5:
+            return False
+        seat.standing_in = True
+        seat.save(update_fields=["standing_in"])
+        table.version += 1
+        _plan_next(table, load_game(table))
+        table.save()
+        _notify_after_commit(table, [{"type": "stand_in", "seat": seat_number}])
+    log.info("stand_in table=%s seat=%s", table_id, seat_number)
+    return True
+
+
+def reclaim_seat(table_id: int, user) -> bool:
+    """A person is back at a seat a computer was playing for them: they play it again.
+
+    Bumps the table version; restarts the turn timer if it is their turn.
+    """
+    with task_batch(), transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table_id)
+        seat = table.seats.filter(user=user).first()
+        if seat is None or not seat.standing_in:
+            return False
+        seat.standing_in = False
+        seat.save(update_fields=["standing_in"])
+        table.version += 1
+        if table.status == Table.Status.PLAYING:
+            _plan_next(table, load_game(table))
+        table.save()
+        _notify_after_commit(table, [{"type": "seat_reclaimed", "seat": seat.number}])
+    log.info("seat_reclaimed table=%s seat=%s", table_id, seat.number)
+    return True
+
+
+def recover_absent_seats() -> int:
+    """Re-schedule the stand-in check of every person who dropped out of a playing game
+    (run when a worker starts, like :func:`recover_stalled_tables`)."""
+    count = 0
+    absent = Seat.objects.filter(
+        table__status=Table.Status.PLAYING, user__isnull=False, standing_in=False, connected=False,
+        left_at__isnull=False,
+    )
+    for seat in absent:
+        _schedule_stand_in(seat)
+        count += 1
+    return count

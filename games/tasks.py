@@ -33,3 +33,25 @@ def recover_stalled_tables_task() -> int:
 @worker_ready.connect
 def _recover_on_worker_start(sender=None, **kwargs):
     recover_stalled_tables_task.delay()
+
+
+@shared_task(name="games.stand_in_if_gone", acks_late=True)
+def stand_in_task(table_id: int, seat_number: int, left_at_iso: str = "") -> bool:
+    return services.stand_in_if_gone(table_id, seat_number, left_at_iso)
+
+
+@shared_task(name="games.recover_absent_seats")
+def recover_absent_seats_task() -> int:
+    return services.recover_absent_seats()
+
+
+@shared_task(name="games.match_players", acks_late=True)
+def match_players_task(table_size: int) -> int:
+    from games import matchmaking
+
+    return len(matchmaking.match_players(table_size))
+
+
+@worker_ready.connect
+def _recover_absent_seats_on_worker_start(sender=None, **kwargs):
+    recover_absent_seats_task.delay()

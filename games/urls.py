@@ -2,7 +2,23 @@ from django.urls import include, path
 
 from games import views
 
+# Solo play, learn to play, my games and replays: the "games" namespace.
+game_patterns = (
+    [
+        path("play/new/", views.new_game, name="new"),
+        path("learn/", views.learn_view, name="learn"),
+        path("my-games/", views.my_games, name="my_games"),
+        path("table/<int:table_id>/", views.table_page, name="table"),
+        path("table/<int:table_id>/fragment/", views.table_fragment, name="table_fragment"),
+        path("table/<int:table_id>/act/", views.act, name="act"),
+        path("table/<int:table_id>/hint/", views.hint, name="hint"),
+        path("table/<int:table_id>/replay/", views.replay, name="replay"),
+    ],
+    "games",
+)
+
 urlpatterns = [
     path("", views.home, name="home"),
+    path("", include(game_patterns)),
     path("live/", include("games.live_urls")),
 ]

@@ -1,5 +1,304 @@
-from django.shortcuts import render
+"""Pages of solo play: new game, the table (HTMX), hints, my games, replay, learn to play.
+
+Every move goes through ``games.services.submit_action``; every table is drawn by
+``games.presenters.render_table`` from the player's own view.
+"""
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import NoReverseMatch, reverse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST
+
+from games import learn, presenters, services
+from games.engine import Card
+from games.forms import NewGameForm
+from games.models import Seat, Table
 
 
 def home(request):
-    return render(request, "home.html")
+    context = {}
+    if request.user.is_authenticated:
+        context["unfinished"] = _my_tables(request.user).filter(
+            status__in=[Table.Status.WAITING, Table.Status.PLAYING]
+        )[:3]
+    return render(request, "home.html", context)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _my_tables(user):
+    return Table.objects.filter(seats__user=user).distinct().order_by("-updated_at")
+
+
+def _seated(request, table_id: int) -> tuple[Table, Seat]:
+    """The table and the signed-in player's seat at it; 404 for anyone not seated there."""
+    table = get_object_or_404(Table, pk=table_id)
+    seat = table.seats.filter(user=request.user).first()
+    if seat is None:
+        raise Http404("No such table.")
+    return table, seat
+
+
+def _fragment(request, table: Table, seat: Seat, *, error=None, hint=None, status=200) -> HttpResponse:
+    html = presenters.render_table(table, seat.number, error=error, hint=hint, request=request)
+    response = HttpResponse(html, status=status)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _live_url(table: Table) -> str | None:
+    if not table.is_live:
+        return None
+    try:
+        return reverse("live:table", args=[table.pk])
+    except NoReverseMatch:
+        return None
+
+
+# --------------------------------------------------------------------------- new game
+
+
+@login_required
+def new_game(request):
+    form = NewGameForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        table = services.create_table(request.user, form.rules, kind=Table.Kind.SOLO, seat_bots=form.seat_bots)
+        services.start_table(table.pk)
+        return redirect("games:table", table.pk)
+    return render(request, "games/new_game.html", {"form": form})
+
+
+# --------------------------------------------------------------------------- the table
+
+
+@never_cache
+@login_required
+def table_page(request, table_id: int):
+    table, seat = _seated(request, table_id)
+    live_url = _live_url(table)
+    if live_url and table.is_active:
+        return redirect(live_url)
+    html = presenters.render_table(table, seat.number, request=request)
+    return render(request, "games/table.html", {"table": table, "table_html": html})
+
+
+@never_cache
+@login_required
+def table_fragment(request, table_id: int):
+    """The table fragment; with ``?since=<version>`` answers 204 while nothing has changed
+    (286 — stop polling — once the game has ended)."""
+    table, seat = _seated(request, table_id)
+    since = request.GET.get("since")
+    if since is not None and since.isdigit() and int(since) == table.version:
+        return HttpResponse(status=204 if table.is_active else 286)
+    return _fragment(request, table, seat)
+
+
+@require_POST
+@login_required
+def act(request, table_id: int):
+    """Play a card, pass 3 cards or score the moon; answers the refreshed table fragment."""
+    table, seat = _seated(request, table_id)
+    error = presenters.submit_fields(table.pk, seat.number, request.POST, user=request.user)
+    table.refresh_from_db()
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        return redirect("games:table", table.pk)
+    return _fragment(request, table, seat, error=error)
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def hint(request, table_id: int):
+    """The table fragment with the computer's advice highlighted (``bots.hint`` on your view)."""
+    table, seat = _seated(request, table_id)
+    error = None
+    advice = None
+    if table.status != Table.Status.PLAYING:
+        error = "The game is over: no more hints."
+    elif table.is_live:
+        error = "Hints are for solo games."
+    else:
+        advice = presenters.hint_for(table, seat.number)
+        if advice is None:
+            error = "A hint is for your turn: wait until it is your move."
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        elif advice is not None:
+            messages.info(request, f"Hint: {advice.reason}")
+        return redirect("games:table", table.pk)
+    return _fragment(request, table, seat, error=error, hint=advice)
+
+
+# --------------------------------------------------------------------------- my games
+
+
+@login_required
+def my_games(request):
+    tables = list(_my_tables(request.user).prefetch_related("seats__user"))
+    rows = [_game_row(table, request.user) for table in tables]
+    return render(request, "games/my_games.html", {
+        "unfinished": [row for row in rows if row["active"]],
+        "finished": [row for row in rows if not row["active"]],
+    })
+
+
+def _game_row(table: Table, user) -> dict:
+    seats = sorted(table.seats.all(), key=lambda seat: seat.number)
+    mine = next(seat.number for seat in seats if seat.user_id == user.pk)
+    summary = (table.state or {}).get("state") or {}
+    scores = summary.get("scores") or [0] * len(seats)
+    winners = summary.get("winners") or []
+    players = []
+    for seat in seats:
+        players.append({
+            "name": "You" if seat.number == mine else presenters.seat_name(seat),
+            "score": scores[seat.number] if seat.number < len(scores) else 0,
+            "won": seat.number in winners,
+            "is_me": seat.number == mine,
+        })
+    live_url = _live_url(table)
+    return {
+        "table": table,
+        "active": table.is_active,
+        "players": players,
+        "deal": summary.get("deal_number"),
+        "i_won": mine in winners,
+        "resume_url": live_url or reverse("games:table", args=[table.pk]),
+        "replay_url": reverse("games:replay", args=[table.pk]) if table.status == Table.Status.FINISHED else None,
+    }
+
+
+# --------------------------------------------------------------------------- replay
+
+
+@login_required
+def replay(request, table_id: int):
+    """Step through a finished game move by move, every hand face up (the game is over)."""
+    table, seat = _seated(request, table_id)
+    if table.status != Table.Status.FINISHED or table.state is None:
+        return render(request, "games/replay_unavailable.html", {"table": table}, status=403)
+    log = table.state.get("log", [])
+    last = len(log)
+    try:
+        ply = int(request.GET.get("ply", last))
+    except ValueError:
+        ply = last
+    ply = max(0, min(ply, last))
+    context = replay_context(table, seat.number, ply)
+    template = "games/_replay.html" if request.htmx else "games/replay.html"
+    return render(request, template, context)
+
+
+def replay_context(table: Table, me: int, ply: int) -> dict:
+    game, step = presenters.game_at(table.state, ply)
+    log = table.state.get("log", [])
+    names = presenters.seat_names(table)
+    names_you = {seat: ("You" if seat == me else name) for seat, name in names.items()}
+    n = game.players
+    positions = ["bottom"] + list(presenters.POSITIONS[n - 1])
+    trick_cards = dict(game.current_trick)
+    hands = []
+    for k in range(n):
+        seat = (me + k) % n
+        hands.append({
+            "seat": seat,
+            "name": names_you[seat],
+            "position": positions[k],
+            "cards": [presenters.card_info(card) for card in game.hands[seat]],
+            "score": game.scores[seat],
+            "taken": game.points_taken[seat],
+            "trick_card": presenters.card_info(trick_cards[seat]) if seat in trick_cards else None,
+        })
+    last_trick = None
+    if not game.current_trick and game.tricks:
+        done = game.tricks[-1]
+        last_trick = {
+            "winner_name": names_you[done.winner],
+            "plays": [{"position": positions[(s - me) % n], "card": presenters.card_info(c)} for s, c in done.plays],
+        }
+    trick = [{"position": positions[(s - me) % n], "card": presenters.card_info(c)} for s, c in game.current_trick]
+    deal_starts = []
+    for index, entry in enumerate(log):
+        if not deal_starts or deal_starts[-1][0] != entry["deal"]:
+            deal_starts.append((entry["deal"], index))
+    return {
+        "table": table,
+        "ply": ply,
+        "last": len(log),
+        "prev": max(ply - 1, 0),
+        "next": min(ply + 1, len(log)),
+        "step_text": _step_text(step, names_you, n, table) if step else "The cards are dealt.",
+        "events_text": _events_text(step, names_you) if step else [],
+        "hands": hands,
+        "trick": trick,
+        "last_trick": last_trick,
+        "deal_number": game.deal_number,
+        "phase": game.phase,
+        "hearts_broken": game.hearts_broken,
+        "pass_direction": str(game.pass_direction),
+        "deals": [{"deal": deal, "ply": index} for deal, index in deal_starts],
+        "winners": [names_you[s] for s in game.winners],
+        "players": n,
+    }
+
+
+def _step_text(step, names, n, table) -> str:
+    who = names[step.seat]
+    if step.kind == "pass":
+        entry = table.state["log"][step.ply - 1]
+        cards = " ".join(Card.parse(code).symbol for code in entry["action"])
+        return f"Deal {step.deal}: {who} passed {cards}."
+    if step.kind == "moon":
+        how = "took 26 off their score" if step.choice == "subtract" else "gave everyone else 26"
+        return f"Deal {step.deal}: {who} shot the moon and {how}."
+    return f"Deal {step.deal}: {who} played {Card.parse(step.card).symbol}."
+
+
+def _events_text(step, names) -> list[str]:
+    out = []
+    for event in step.events:
+        kind = event["type"]
+        if kind == "trick_won":
+            pts = event["points"]
+            out.append(f"{names[event['seat']]} took trick {event['trick']}" + (f" ({pts} pts)." if pts else "."))
+        elif kind == "hearts_broken":
+            out.append("Hearts are broken.")
+        elif kind == "passes_done":
+            out.append("Everyone has passed.")
+        elif kind == "deal_scored":
+            line = ", ".join(f"{names[s]} +{p}" for s, p in enumerate(event["points"]))
+            out.append(f"Deal {event['deal']} scored: {line}.")
+            if event["moon_shooter"] is not None:
+                out.append(f"{names[event['moon_shooter']]} shot the moon!")
+        elif kind == "game_over":
+            winners = " and ".join(names[s] for s in event["winners"])
+            out.append(f"Game over: {winners} {'win' if len(event['winners']) > 1 or winners == 'You' else 'wins'}.")
+    return out
+
+
+# --------------------------------------------------------------------------- learn to play
+
+
+@login_required
+def learn_view(request):
+    lessons = Table.objects.filter(kind=Table.Kind.LEARN, seats__user=request.user).distinct().order_by("-updated_at")
+    if request.method == "POST":
+        table = services.create_table(
+            request.user,
+            learn.lesson_rules(),
+            kind=Table.Kind.LEARN,
+            seat_bots=[None] + [learn.LESSON_BOT_LEVEL] * 3,
+            seed=learn.LESSON_SEED,
+        )
+        services.start_table(table.pk)
+        return redirect("games:table", table.pk)
+    current = lessons.filter(status=Table.Status.PLAYING).first()
+    done = lessons.filter(status=Table.Status.FINISHED).exists()
+    return render(request, "games/learn.html", {"current": current, "done": done})
+

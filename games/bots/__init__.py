@@ -62,7 +62,9 @@ def choose_action(view, level: str, seed: int = 0, *, samples: "int | None" = No
     if phase == "pass":
         if level == "easy":
             return easy.pass_cards(view, rng)
-        return medium.pass_cards(view) if level == "medium" else hard.pass_cards(view)
+        if level == "medium":
+            return medium.pass_cards(view)
+        return hard.pass_cards(view, seed, samples=samples)
     if phase == "moon_choice":
         if level == "easy":
             return easy.moon_choice(view, rng)

@@ -16,8 +16,8 @@ decision (not deterministic); ``--effort`` sets its simulated card plays per dec
 ``--scores random`` starts each deal from random game totals (so the standing matters).
 
 Prints, per level: average points per hand with a 95% interval (over deals), moons shot
-per hand, and decision time (median and 95th percentile, all decisions and those with a
-real choice), then each level's ratio and difference against the next.
+per hand, and decision time (median and 95th percentile of the CPU time on one core, all
+decisions and those with a real choice; and wall-clock time), then each level's ratio and difference against the next.
 """
 
 from __future__ import annotations
@@ -91,11 +91,11 @@ def play_deal(rules: Rules, levels, setup: dict, bot_seed: int, options: "dict |
             view = g.view(seat)
             level = levels[seat]
             opts = options if level == "hard" else {}
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.process_time()
             action = choose_action(view, level, seed=bot_seed * 7919 + g.ply, **opts)
-            dt = time.perf_counter() - t
+            cpu, wall = time.process_time() - c, time.perf_counter() - t
             choice = view.phase != "play" or len(view.legal) > 1
-            times[seat].append((dt, choice))
+            times[seat].append((cpu, wall, choice))
             g.apply(seat, action)
     return {"points": list(g.deal_points), "shooter": g.moon_shooter, "times": times}
 
@@ -160,6 +160,7 @@ def summarize(result: dict) -> dict:
     moons = {lv: 0 for lv in distinct}
     count = {lv: 0 for lv in distinct}
     times = {lv: [] for lv in distinct}
+    walls = {lv: [] for lv in distinct}
     choice_times = {lv: [] for lv in distinct}
     for deal in result["deals"]:
         sums = {lv: 0.0 for lv in distinct}
@@ -171,8 +172,9 @@ def summarize(result: dict) -> dict:
                 count[lv] += 1
                 if res["shooter"] == seat:
                     moons[lv] += 1
-                for dt, choice in res["times"][seat]:
+                for dt, wall, choice in res["times"][seat]:
                     times[lv].append(dt)
+                    walls[lv].append(wall)
                     if choice:
                         choice_times[lv].append(dt)
         for lv in distinct:
@@ -191,6 +193,8 @@ def summarize(result: dict) -> dict:
             "decisions": len(times[lv]),
             "median_ms": _pct(times[lv], 0.5) * 1000,
             "p95_ms": _pct(times[lv], 0.95) * 1000,
+            "wall_median_ms": _pct(walls[lv], 0.5) * 1000,
+            "wall_p95_ms": _pct(walls[lv], 0.95) * 1000,
             "choice_median_ms": _pct(choice_times[lv], 0.5) * 1000,
             "choice_p95_ms": _pct(choice_times[lv], 0.95) * 1000,
             "per_deal": xs,
@@ -213,7 +217,8 @@ def format_report(result: dict) -> str:
         + (f", hard options {result['options']}" if result["options"] else ""),
         "",
         f"{'level':<8}{'seats':>6}{'points/hand':>13}{'95% CI':>18}{'moons/hand':>12}"
-        f"{'decisions':>11}{'median ms':>11}{'p95 ms':>9}{'choice med':>12}{'choice p95':>12}",
+        f"{'decisions':>11}{'median ms':>11}{'p95 ms':>9}{'choice med':>12}{'choice p95':>12}"
+        f"{'wall med':>10}{'wall p95':>10}",
     ]
     for lv, r in s.items():
         lo, hi = r["mean"] - r["ci"], r["mean"] + r["ci"]
@@ -221,7 +226,10 @@ def format_report(result: dict) -> str:
             f"{lv:<8}{r['seats']:>6}{r['mean']:>13.2f}{f'[{lo:.2f}, {hi:.2f}]':>18}{r['moons']:>12.4f}"
             f"{r['decisions']:>11}{r['median_ms']:>11.1f}{r['p95_ms']:>9.1f}"
             f"{r['choice_median_ms']:>12.1f}{r['choice_p95_ms']:>12.1f}"
+            f"{r['wall_median_ms']:>10.1f}{r['wall_p95_ms']:>10.1f}"
         )
+    lines.append("(decision times: CPU ms on one core, all decisions and those with a real choice; "
+                 "wall ms includes waiting for a busy machine)")
     names = list(s)
     if len(names) > 1:
         lines.append("")

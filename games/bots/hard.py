@@ -12,7 +12,13 @@ Effort is counted in simulated card plays, not seconds, so a decision is determi
 a seed (``samples`` fixes the number of worlds; ``time_budget`` stops early on the clock,
 which is not deterministic).
 
-Passing uses Medium's heuristics; the moon choice uses the standing.
+For a pass, Hard takes Medium's five best-scored passes and compares them the same way:
+random deals of the other hands, the others pass (a quick Medium-like guess), the deal is
+played out.  The moon choice uses the standing (:func:`games.bots.standing.moon_choice`).
+
+Every few worlds, a candidate clearly worse than the best over the same worlds drops out
+(a paired test, ``PRUNE_Z`` standard errors), and the search stops when one is left: easy
+decisions are quick, close ones get the whole effort.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import random
 import time
 
 from games.engine import Card, fast
+from games.engine.cards import mask_to_cards
 from games.engine.fast import SUIT_MASKS
 
 from . import medium, policy, standing
@@ -29,16 +36,74 @@ from .state import Knowledge
 
 __all__ = ["play", "pass_cards", "moon_choice", "rollout", "evaluate", "DEFAULT_EFFORT"]
 
-#: simulated card plays per decision (about 150 ms on one core)
-DEFAULT_EFFORT = 14000
+#: simulated card plays per decision (a median of about 50 ms, at most about 200 ms, on one core)
+DEFAULT_EFFORT = 50000
 MIN_WORLDS = 12
-MAX_WORLDS = 400
+MAX_WORLDS = 600
+#: every so many worlds, drop candidates more than PRUNE_Z standard errors behind the best
+PRUNE_EVERY = 8
+PRUNE_Z = 3.0
+#: passes compared, and simulated card plays spent, when Hard passes
+PASS_CANDIDATES = 5
+PASS_EFFORT = 30000
 
 _SUIT_OF = tuple(c // 13 for c in range(52))
 
 
-def pass_cards(view, why=None):
-    return medium.pass_cards(view, why)
+def pass_cards(view, seed: int = 0, effort: int = PASS_EFFORT, samples: "int | None" = None) -> list:
+    """Search Medium's few best passes: deal the other hands at random, let the others pass
+    (a quick Medium-like guess), play each candidate out and keep the best on average."""
+    cfg = fast.config(view.rules)
+    n = view.players
+    me = view.seat
+    hand = 0
+    for c in view.hand:
+        hand |= 1 << c.index
+    options = policy.pass_ranking(cfg, hand, PASS_CANDIDATES)
+    if view.pass_target is None or len(options) <= 1:
+        return list(mask_to_cards(options[0]))
+    off = view.pass_direction.offset(n)
+    rest = [c for c in fast.iter_bits(cfg.deck_mask & ~hand)]
+    hs = cfg.hand_size
+    rules = view.rules
+    scores = list(view.scores)
+    leader = (view.dealer + 1) % n
+    rng = random.Random(seed)
+    max_worlds = samples if samples is not None else MAX_WORLDS
+    values: list[list[float]] = [[] for _ in options]
+    active = list(range(len(options)))
+    zero = [0] * n
+    spent = done = 0
+    while done < max_worlds:
+        rng.shuffle(rest)
+        hands = [0] * n
+        i = 0
+        for s in range(n):
+            if s == me:
+                hands[s] = hand
+                continue
+            for c in rest[i:i + hs]:
+                hands[s] |= 1 << c
+            i += hs
+        kitty = 0
+        for c in rest[i:]:
+            kitty |= 1 << c
+        passes = [policy.quick_pass(cfg, hands[s]) if s != me else 0 for s in range(n)]
+        for j in active:
+            passes[me] = options[j]
+            dealt = [hands[s] & ~passes[s] | passes[(s - off) % n] for s in range(n)]
+            taken = rollout(cfg, dealt, zero, (), leader, 0, False, True, kitty)
+            values[j].append(standing.utility(rules, scores, _score(cfg, rules, scores, taken), me))
+        spent += len(active) * n * hs
+        done += 1
+        if samples is None and spent >= effort and done >= MIN_WORLDS:
+            break
+        if done % PRUNE_EVERY == 0 and len(active) > 1:
+            active = _prune(values, active, done)
+            if len(active) == 1:
+                break
+    best = max(active, key=lambda j: sum(values[j]) / len(values[j]))
+    return list(mask_to_cards(options[best]))
 
 
 def moon_choice(view) -> str:
@@ -60,6 +125,8 @@ def rollout(cfg, hands, taken, trick, leader, played, broken, first_trick, kitty
     first_lead = -1
     if first_trick and not trick and cfg.lowest_club:
         first_lead = fast.first_lead_card(cfg, hands)
+        bit = 1 << first_lead
+        leader = seat = next(s for s in range(n) if hands[s] & bit)
     card = first_card
     while True:
         hand = hands[seat]
@@ -127,7 +194,12 @@ def candidates(k: Knowledge, legal: int) -> list[int]:
 
 def evaluate(view, seed: int = 0, samples: "int | None" = None, time_budget: "float | None" = None,
              effort: int = DEFAULT_EFFORT, knowledge: "Knowledge | None" = None):
-    """``(candidates, mean utility per candidate, worlds used)`` for the seat to play."""
+    """``(candidates, mean utility per candidate, worlds used)`` for the seat to play.
+
+    Worlds are dealt one after another and every candidate still in the running is rolled
+    out in each; every few worlds a candidate clearly worse than the best (paired over the
+    same worlds) drops out, so the effort goes to the close calls.  It stops when ``effort``
+    card plays are spent (or after ``samples`` worlds, or at ``time_budget`` seconds)."""
     k = knowledge or Knowledge.from_view(view)
     cfg = k.cfg
     legal = k.legal
@@ -137,27 +209,53 @@ def evaluate(view, seed: int = 0, samples: "int | None" = None, time_budget: "fl
     rules = view.rules
     scores = list(view.scores)
     me = k.me
-    remaining = sum(view.hand_sizes) + len(k.trick)
-    if samples is None:
-        worlds = effort // (len(cands) * max(remaining, 1))
-        worlds = max(MIN_WORLDS, min(MAX_WORLDS, worlds))
-    else:
-        worlds = samples
+    remaining = max(sum(view.hand_sizes) + len(k.trick), 1)
+    max_worlds = samples if samples is not None else MAX_WORLDS
     rng = random.Random(seed)
     deadline = time.perf_counter() + time_budget if time_budget else None
-    totals = [0.0] * len(cands)
-    done = 0
+    values: list[list[float]] = [[] for _ in cands]
+    active = list(range(len(cands)))
     util = standing.utility
-    for _ in range(worlds):
+    spent = 0
+    done = 0
+    while done < max_worlds:
         hands, kitty = sample(k, rng)
-        for i, c in enumerate(cands):
+        for i in active:
             taken = rollout(cfg, hands, k.taken, k.trick, k.leader, k.played, k.broken,
-                            k.first_trick, kitty, first_card=c)
-            totals[i] += util(rules, scores, _score(cfg, rules, scores, taken), me)
+                            k.first_trick, kitty, first_card=cands[i])
+            values[i].append(util(rules, scores, _score(cfg, rules, scores, taken), me))
+        spent += len(active) * remaining
         done += 1
-        if deadline is not None and time.perf_counter() > deadline and done >= 4:
+        if samples is None and spent >= effort and done >= MIN_WORLDS:
             break
-    return cands, [t / done for t in totals], done
+        if deadline is not None and done >= 4 and time.perf_counter() > deadline:
+            break
+        if done % PRUNE_EVERY == 0 and len(active) > 1:
+            active = _prune(values, active, done)
+            if len(active) == 1:
+                break
+    means = [sum(v) / len(v) if v else float("-inf") for v in values]
+    for i in range(len(cands)):
+        if i not in active:
+            means[i] = min(means[i], min(means[j] for j in active) - 1e-6)
+    return cands, means, done
+
+
+def _prune(values, active, done):
+    """Keep the candidates not clearly worse than the best over the last ``done`` worlds."""
+    best = max(active, key=lambda i: sum(values[i][-done:]))
+    vb = values[best][-done:]
+    keep = []
+    for i in active:
+        if i == best:
+            keep.append(i)
+            continue
+        d = [a - b for a, b in zip(values[i][-done:], vb)]
+        mean = sum(d) / done
+        var = sum((x - mean) ** 2 for x in d) / (done - 1)
+        if mean + PRUNE_Z * (var / done) ** 0.5 >= 0 or var == 0 and mean >= 0:
+            keep.append(i)
+    return keep
 
 
 def play(view, seed: int = 0, samples=None, time_budget=None, effort: int = DEFAULT_EFFORT) -> Card:

@@ -152,13 +152,21 @@ def _describe(view, k: Knowledge, card: Card, code) -> str:
             return f"Duck under the {bname}: {who}"
         if threat >= 0:
             return f"Take this trick: seat {threat} has every point so far and may shoot the moon"
+        suit_word = card.suit.plural[:-1]
+        bsym = best_card.symbol
         if last and tp <= 0:
             return f"Take the trick with the {s}: it holds no points"
         if last:
-            return f"Play the {s}: you cannot duck the {bname}, so shed a high card"
+            return f"You must take this trick: shed your highest {suit_word}, the {s}"
+        mine_over = k.hand & SUIT_MASKS[led] & ~((1 << best) - 1)
         if led == 2 and out >> QS & 1 and c < QS:
-            return f"Play the {s}: you cannot duck, but stay under the queen of spades"
-        return f"Play the {s}: you cannot duck under the {bname}"
+            return f"Play the {s}: you can't go under the {bsym}, but stay below the queen of spades"
+        if c == (mine_over & -mine_over).bit_length() - 1:
+            return f"Play the {s}, your lowest {suit_word}: you can't go under the {bsym}, and a later player may still beat it"
+        if c == mine_over.bit_length() - 1:
+            return f"Play the {s}: you can't go under the {bsym}, so shed a high {suit_word} while the trick is clean"
+        return (f"Play the {s}: you can't go under the {bsym}, and keeping your lower {suit_word}s "
+                "lets you duck later")
     void = _SUIT_WORD[led]
     if threat >= 0 and not (1 << c) & cfg.moon_mask:
         return f"Throw the {s}: don't feed points to seat {threat}, who may shoot the moon"

@@ -24,7 +24,7 @@ from itertools import combinations
 from games.engine import fast
 from games.engine.fast import HEARTS, JD, KS, AS, QS, SUIT_MASKS
 
-__all__ = ["play", "pass_cards", "moon_threat", "shooting", "highest", "lowest", "Reason"]
+__all__ = ["play", "pass_cards", "pass_ranking", "quick_pass", "moon_threat", "shooting", "highest", "lowest", "Reason"]
 
 _SPADES = SUIT_MASKS[2]
 _QS_BIT = 1 << QS
@@ -68,44 +68,42 @@ class Reason:
     LEAD_BOSS_HEART = "lead_boss_heart"
 
 
-def moon_threat(cfg, me: int, taken, played: int) -> int:
-    """The other seat that has taken every point card so far, late enough in the deal and
-    with enough of them to be going for the moon; else -1."""
-    if cfg.moon == fast.OFF:
-        return -1
-    mm = cfg.moon_mask
+def _holder(mm: int, taken) -> int:
+    """The one seat that has taken point cards (of ``mm``); -1 if none, -2 if several."""
     who = -1
-    for s in range(cfg.players):
-        if taken[s] & mm:
+    for s, t in enumerate(taken):
+        if t & mm:
             if who >= 0:
-                return -1
+                return -2
             who = s
-    if who < 0 or who == me:
+    return who
+
+
+def _threat(cfg, who: int, me: int, taken, played: int) -> int:
+    if who < 0 or who == me or cfg.moon == fast.OFF:
         return -1
-    got = taken[who] & mm
+    got = taken[who] & cfg.moon_mask
     hearts = (got & HEARTS).bit_count()
     if got & _QS_BIT:
-        if hearts >= 3 or (hearts >= 1 and played.bit_count() >= cfg.deck_mask.bit_count() // 2):
+        if hearts >= 3 or (hearts >= 1 and played.bit_count() * 2 >= cfg.deck_mask.bit_count()):
             return who
     elif hearts >= 7:
         return who
     return -1
 
 
-def shooting(cfg, me: int, hand: int, trick, taken, outstanding: int) -> bool:
-    """True when taking the moon is all but certain: nobody else has a point card, every card
-    in hand beats every card still out in its suit, and this trick is ours to win."""
-    if cfg.moon == fast.OFF or not hand:
-        return False
-    mm = cfg.moon_mask
-    for s in range(cfg.players):
-        if s != me and taken[s] & mm:
-            return False
-    for suit in range(4):
-        m = hand & SUIT_MASKS[suit]
+def moon_threat(cfg, me: int, taken, played: int) -> int:
+    """The other seat that has taken every point card so far, late enough in the deal and
+    with enough of them to be going for the moon; else -1."""
+    return _threat(cfg, _holder(cfg.moon_mask, taken), me, taken, played)
+
+
+def _all_winners(hand: int, trick, outstanding: int) -> bool:
+    for m0 in SUIT_MASKS:
+        m = hand & m0
         if m:
-            o = outstanding & SUIT_MASKS[suit]
-            if o and lowest(m) < highest(o):
+            o = outstanding & m0
+            if o and (m & -m).bit_length() < o.bit_length():
                 return False
     if trick:
         led = _SUIT_OF[trick[0]]
@@ -113,14 +111,19 @@ def shooting(cfg, me: int, hand: int, trick, taken, outstanding: int) -> bool:
         if not m:
             return False
         best = max(c for c in trick if _SUIT_OF[c] == led)
-        if highest(m) < best:
+        if m.bit_length() - 1 < best:
             return False
     return True
 
 
-def _trick_points(cfg, trick) -> int:
-    pts = cfg.points
-    return sum(pts[c] for c in trick)
+def shooting(cfg, me: int, hand: int, trick, taken, outstanding: int) -> bool:
+    """True when taking the moon is all but certain: nobody else has a point card, every card
+    in hand beats every card still out in its suit, and this trick is ours to win."""
+    if cfg.moon == fast.OFF or not hand:
+        return False
+    if _holder(cfg.moon_mask, taken) not in (-1, me):
+        return False
+    return _all_winners(hand, trick, outstanding)
 
 
 def play(cfg, me: int, hand: int, trick, leader: int, played: int, taken, broken: bool,
@@ -138,14 +141,16 @@ def play(cfg, me: int, hand: int, trick, leader: int, played: int, taken, broken
     if not legal & (legal - 1):
         if why is not None:
             why.append(Reason.ONLY)
-        return lowest(legal)
+        return ((legal & -legal).bit_length() - 1)
     outstanding = cfg.deck_mask & ~played & ~hand
     qs_out = bool(outstanding & _QS_BIT)
-    if shooting(cfg, me, hand, trick, taken, outstanding):
+    who = _holder(cfg.moon_mask, taken)
+    if (cfg.moon != fast.OFF and (who == me or (who == -1 and played.bit_count() * 2 >= cfg.deck_mask.bit_count()))
+            and _all_winners(hand, trick, outstanding)):
         if why is not None:
             why.append(Reason.SHOOT)
         if trick:
-            return highest(legal)
+            return (legal.bit_length() - 1)
         # lead a winner from the suit with most cards still out, to draw them
         best, best_o = -1, -1
         for suit in range(4):
@@ -153,9 +158,9 @@ def play(cfg, me: int, hand: int, trick, leader: int, played: int, taken, broken
             if m:
                 o = (outstanding & SUIT_MASKS[suit]).bit_count()
                 if o > best_o:
-                    best, best_o = highest(m), o
+                    best, best_o = (m.bit_length() - 1), o
         return best
-    threat = moon_threat(cfg, me, taken, played)
+    threat = _threat(cfg, who, me, taken, played) if who >= 0 else -1
 
     if not trick:
         return _lead(cfg, me, hand, legal, outstanding, qs_out, threat, why)
@@ -174,13 +179,16 @@ def play(cfg, me: int, hand: int, trick, leader: int, played: int, taken, broken
     if follow:
         under = follow & _BELOW[best]
         over = follow & ~under
-        tp = _trick_points(cfg, trick)
+        pts = cfg.points
+        tp = 0
+        for c in trick:
+            tp += pts[c]
         if threat >= 0:
             # a heart must go to someone other than the shooter
             if over and (winner == threat or led == 3) and (tp > 0 or led == 3 or not last):
                 if why is not None:
                     why.append(Reason.BLOCK_TAKE)
-                return highest(over)
+                return (over.bit_length() - 1)
         if led == 2 and follow & _QS_BIT and best > QS:
             if why is not None:
                 why.append(Reason.DUMP_QUEEN_UNDER)
@@ -189,7 +197,7 @@ def play(cfg, me: int, hand: int, trick, leader: int, played: int, taken, broken
             if tp > 0 and under:
                 if why is not None:
                     why.append(Reason.DUCK)
-                return highest(under)
+                return (under.bit_length() - 1)
             if cfg.jd and follow >> JD & 1 and JD > best and tp < 10:
                 if why is not None:
                     why.append(Reason.WIN_JACK)
@@ -202,23 +210,23 @@ def play(cfg, me: int, hand: int, trick, leader: int, played: int, taken, broken
                 if m:
                     if why is not None:
                         why.append(Reason.TAKE_SAFE)
-                    return highest(m)
-                return lowest(follow)
+                    return (m.bit_length() - 1)
+                return ((follow & -follow).bit_length() - 1)
             # points in it and no card under: we take it; shed the highest (not the queen)
             m = over & ~_QS_BIT
             if why is not None:
                 why.append(Reason.FORCED_HIGH)
-            return highest(m) if m else highest(over)
+            return (m.bit_length() - 1) if m else (over.bit_length() - 1)
         if under:
             if why is not None:
                 why.append(Reason.DUCK)
-            return highest(under)
+            return (under.bit_length() - 1)
         # no card under the winner, others still to play
         if led == 2 and qs_out:
             m = over & _BELOW[QS]
             if why is not None:
                 why.append(Reason.SPADE_UNDER_QUEEN)
-            return highest(m) if m else lowest(over)
+            return (m.bit_length() - 1) if m else ((over & -over).bit_length() - 1)
         behind = n - 1 - len(trick)
         out_suit = (outstanding & SUIT_MASKS[led]).bit_count()
         if led != 3 and tp <= 0 and out_suit >= 2 * behind + 1:
@@ -228,10 +236,10 @@ def play(cfg, me: int, hand: int, trick, leader: int, played: int, taken, broken
             if m:
                 if why is not None:
                     why.append(Reason.HIGH_SAFE)
-                return highest(m)
+                return (m.bit_length() - 1)
         if why is not None:
             why.append(Reason.LOW_OVER)
-        return lowest(over)
+        return ((over & -over).bit_length() - 1)
 
     # void in the suit led: throw something away
     if threat >= 0:
@@ -241,7 +249,7 @@ def play(cfg, me: int, hand: int, trick, leader: int, played: int, taken, broken
             if m:
                 if why is not None:
                     why.append(Reason.BLOCK_DUMP)
-                return QS if m & _QS_BIT else highest(m)
+                return QS if m & _QS_BIT else (m.bit_length() - 1)
         if winner == threat or threat not in trick_seats:
             m = legal & ~cfg.moon_mask
             if m:
@@ -256,12 +264,12 @@ def play(cfg, me: int, hand: int, trick, leader: int, played: int, taken, broken
     if m and (qs_out or cfg.moon_value == 43):
         if why is not None:
             why.append(Reason.DUMP_HIGH_SPADE)
-        return highest(m)
+        return (m.bit_length() - 1)
     m = legal & HEARTS
     if m:
         if why is not None:
             why.append(Reason.DUMP_HEART)
-        return highest(m)
+        return (m.bit_length() - 1)
     if why is not None:
         why.append(Reason.DUMP_HIGH)
     return _shed(cfg, hand, legal)
@@ -275,7 +283,7 @@ def _shed(cfg, hand: int, m: int) -> int:
     for suit in range(4):
         s = m & SUIT_MASKS[suit]
         if s:
-            c = highest(s)
+            c = (s.bit_length() - 1)
             length = (hand & SUIT_MASKS[suit]).bit_count()
             score = _RANK_OF[c] - length
             if suit == 2 and c < QS:
@@ -290,17 +298,17 @@ def _lead(cfg, me, hand, legal, outstanding, qs_out, threat, why) -> int:
     if threat >= 0:
         m = legal & HEARTS
         o = outstanding & HEARTS
-        if m and (not o or highest(m) > highest(o)):
+        if m and (not o or (m.bit_length() - 1) > (o.bit_length() - 1)):
             if why is not None:
                 why.append(Reason.LEAD_BOSS_HEART)
-            return highest(m)
+            return (m.bit_length() - 1)
     best_card, best_score, best_reason = -1, 1 << 30, Reason.LEAD_LOW
     for suit in range(4):
         m = legal & SUIT_MASKS[suit]
         if not m:
             continue
         o = outstanding & SUIT_MASKS[suit]
-        low = lowest(m)
+        low = ((m & -m).bit_length() - 1)
         if cfg.jd and low == JD and m & ~(1 << JD):
             low = lowest(m & ~(1 << JD))
         below = (o & _BELOW[low]).bit_count()
@@ -372,16 +380,12 @@ def _danger(cfg, hand: int) -> list[int]:
     return out
 
 
-def pass_cards(cfg, hand: int, why: "list | None" = None) -> int:
-    """The three cards Medium passes, as a mask.  ``why`` receives ``(mask, reason code)``:
-
-    ``"queen_short"`` (the queen, short in spades), ``"high_spades"`` (ace/king of spades
-    with few low spades), ``"void"`` (empties a short suit), ``"high_hearts"``, ``"high"``.
-    """
+def pass_ranking(cfg, hand: int, top: int = 1) -> list[int]:
+    """The ``top`` best 3-card passes for ``hand`` by Medium's scoring, best first (masks)."""
     danger = _danger(cfg, hand)
     cards = list(fast.iter_bits(hand))
     counts = [(hand & SUIT_MASKS[s]).bit_count() for s in range(4)]
-    best, best_score = None, None
+    scored = []
     for combo in combinations(cards, 3):
         score = danger[combo[0]] + danger[combo[1]] + danger[combo[2]]
         gone = [0, 0, 0, 0]
@@ -392,14 +396,33 @@ def pass_cards(cfg, hand: int, why: "list | None" = None) -> int:
                 score += 12
         if counts[2] and gone[2] == counts[2]:
             score += 4
-        if best_score is None or score > best_score:
-            best, best_score = combo, score
-    mask = 0
-    for c in best:
-        mask |= 1 << c
+        scored.append((-score, combo))
+    scored.sort()
+    out = []
+    for _, combo in scored[:top]:
+        out.append((1 << combo[0]) | (1 << combo[1]) | (1 << combo[2]))
+    return out
+
+
+def pass_cards(cfg, hand: int, why: "list | None" = None) -> int:
+    """The three cards Medium passes, as a mask.  ``why`` receives a reason code:
+
+    ``"queen_short"`` (the queen, short in spades), ``"high_spades"`` (ace/king of spades
+    with few low spades), ``"void:<suit>"`` (empties a short suit), ``"high_hearts"``,
+    ``"high"``.
+    """
+    mask = pass_ranking(cfg, hand)[0]
     if why is not None:
         why.append(_pass_reason(cfg, hand, mask))
     return mask
+
+
+def quick_pass(cfg, hand: int) -> int:
+    """A cheap stand-in for :func:`pass_cards` (the three most dangerous cards), for
+    guessing what other seats pass inside a search."""
+    danger = _danger(cfg, hand)
+    cards = sorted(fast.iter_bits(hand), key=lambda c: -danger[c])
+    return (1 << cards[0]) | (1 << cards[1]) | (1 << cards[2])
 
 
 def _pass_reason(cfg, hand: int, mask: int) -> str:

@@ -3,7 +3,8 @@
 A :class:`Knowledge` is built from a view only (a bot never sees a ``Game``):
 
 - ``hand``: the seat's own cards; ``played``: every card out of play this deal (cards
-  played, the current trick's included, and a kitty once taken); ``trick``: the current trick's card ints in order, led by ``leader``;
+  played, the current trick's included, and a kitty once taken); ``trick``: the current
+  trick's card ints in order, led by ``leader``;
 - ``taken``: per seat, the cards it has taken (the kitty with the first trick);
 - ``known``: per seat, cards we know it holds — the three we passed it, until played;
 - ``allowed``: per seat, the cards it may still hold given what the table has shown:

@@ -15,6 +15,7 @@ Small immutable values (:class:`Card`, :class:`Rules`, :class:`Trick`,
 ((1, Card.parse('2C')),)
 """
 
+from . import fast
 from .cards import FULL_DECK, Card, Rank, Suit, cards_to_mask, mask_to_cards, parse_cards
 from .game import MOON_OPTIONS, PHASES, Game, IllegalAction, PlayerView, Trick, game_winners
 from .rules import PassDirection, Rules
@@ -22,5 +23,5 @@ from .rules import PassDirection, Rules
 __all__ = [
     "Card", "Suit", "Rank", "parse_cards", "FULL_DECK", "cards_to_mask", "mask_to_cards",
     "Rules", "PassDirection",
-    "Game", "IllegalAction", "PlayerView", "Trick", "PHASES", "MOON_OPTIONS", "game_winners",
+    "fast", "Game", "IllegalAction", "PlayerView", "Trick", "PHASES", "MOON_OPTIONS", "game_winners",
 ]

@@ -365,12 +365,30 @@ def mask_to_cards(mask: int) -> tuple[Card, ...]:
     >>> mask_to_cards(cards_to_mask(parse_cards("QS 2C")))
     (Card.parse('2C'), Card.parse('QS'))
     """
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(_CARDS[low.bit_length() - 1])
-        mask ^= low
-    return tuple(out)
+    return (
+        _CLUB_SEGMENTS[mask & 0x1FFF]
+        + _DIAMOND_SEGMENTS[mask >> 13 & 0x1FFF]
+        + _SPADE_SEGMENTS[mask >> 26 & 0x1FFF]
+        + _HEART_SEGMENTS[mask >> 39 & 0x1FFF]
+    )
+
+
+class _Segments(dict):
+    """13-bit segment of one suit -> tuple of its cards, filled in as needed (at most 8192)."""
+
+    __slots__ = ("base",)
+
+    def __init__(self, suit: int) -> None:
+        super().__init__()
+        self.base = 13 * suit
+
+    def __missing__(self, seg: int) -> tuple[Card, ...]:
+        cards = self[seg] = tuple(_CARDS[self.base + r] for r in range(13) if seg >> r & 1)
+        return cards
+
+
+_SEGMENTS: tuple[_Segments, ...] = tuple(_Segments(suit) for suit in range(4))
+_CLUB_SEGMENTS, _DIAMOND_SEGMENTS, _SPADE_SEGMENTS, _HEART_SEGMENTS = _SEGMENTS
 
 
 def _card_from_index(index: int) -> "Card":

@@ -90,7 +90,8 @@ class Config:
     __slots__ = (
         "rules", "players", "hand_size", "deck_mask", "removed_mask", "kitty_size",
         "no_first_points", "first_points_mask", "hearts_any", "breaks_mask", "lowest_club",
-        "moon", "moon_mask", "moon_value", "jd", "points", "tricks_per_deal",
+        "moon", "moon_mask", "moon_value", "jd", "points", "tricks_per_deal", "deck_cards",
+        "deck", "pass_cycle",
     )
 
     def __init__(self, rules) -> None:
@@ -128,6 +129,12 @@ class Config:
             pts[JD] = -10
         self.points = tuple(pts)
         self.tricks_per_deal = rules.hand_size
+        #: the Card values in play, sorted (what a deal shuffles)
+        self.deck_cards = rules.deck
+        #: the same cards as ints
+        self.deck = tuple(c.index for c in self.deck_cards)
+        #: pass directions of deals 1, 2, 3, ..., repeating
+        self.pass_cycle = rules.pass_cycle
 
 
 @lru_cache(maxsize=256)
@@ -214,7 +221,7 @@ def why_illegal_play(
         return f"You must follow {_SUIT_WORDS[led]}."
     if first_trick and cfg.no_first_points:
         if legal & ~HEARTS:
-            return "No points on the first trick — play a card that is not a point card."
+            return "No points on the first trick."
         return "No points on the first trick — with only point cards left, play a heart, not the " + (
             "queen of spades." if card == QS else f"{name(card)}."
         )
@@ -453,7 +460,7 @@ def playout_taken(
     # Fast loop: whole tricks after the first, no first-trick rules.
     leader = seat
     not_hearts = FULL ^ HEARTS
-    followers = range(1, n)
+    orders = _ORDERS[n]
     while True:
         hand = hands[leader]
         if not hand:
@@ -472,12 +479,8 @@ def playout_taken(
         card = bit.bit_length() - 1
         sh = card - card % 13
         best = card - sh
-        best_i = 0
-        seat = leader
-        for i in followers:
-            seat += 1
-            if seat == n:
-                seat = 0
+        winner = leader
+        for seat in orders[leader]:
             hand = hands[seat]
             s13 = hand >> sh & 0x1FFF
             if s13:
@@ -485,7 +488,7 @@ def playout_taken(
                 rank = r[int(rnd() * len(r))]
                 if rank > best:
                     best = rank
-                    best_i = i
+                    winner = seat
                 bit = 1 << (rank + sh)
             else:
                 m = hand
@@ -498,11 +501,14 @@ def playout_taken(
             tmask |= bit
         if not broken and tmask & breaks:
             broken = True
-        winner = (leader + best_i) % n
         if record is not None:
             record.append((leader, tmask, winner))
         leader = winner
         taken[winner] |= tmask
+
+
+# _ORDERS[n][leader] = the seats after the leader, in play order
+_ORDERS = {n: tuple(tuple((l + i) % n for i in range(1, n)) for l in range(n)) for n in range(3, 7)}
 
 
 def playout(

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Sequence
 
 from . import fast
-from .cards import _CARDS, Card, Suit, cards_to_mask, mask_to_cards
+from .cards import _BY_TEXT, _CARDS, Card, Suit, cards_to_mask, mask_to_cards, parse_cards
 from .rules import PassDirection, Rules
 
 __all__ = ["Game", "IllegalAction", "PlayerView", "Trick", "PHASES", "MOON_OPTIONS", "game_winners"]
@@ -42,6 +42,7 @@ PHASES = ("pass", "play", "moon_choice", "over")
 MOON_OPTIONS = ("subtract", "add")
 _SUITS = (Suit.CLUBS, Suit.DIAMONDS, Suit.SPADES, Suit.HEARTS)
 _NAMES = tuple(str(c) for c in _CARDS)
+_BIT = tuple(1 << i for i in range(52))
 _FORMAT = "hearts-game/1"
 
 
@@ -188,6 +189,46 @@ def _parse_card(action: Any) -> Card:
     raise IllegalAction(f"Play one card, e.g. 'QS' — not {action!r}.")
 
 
+def _card_index(action: Any) -> int:
+    """``_parse_card(action).index``, with a fast path for a Card or a plain "QS" string."""
+    if type(action) is Card:
+        return action.index
+    card = _BY_TEXT.get(action) if type(action) is str else None
+    if card is None:
+        card = _parse_card(action)
+    return card.index
+
+
+# random.Random.shuffle, written out with getrandbits (no method call per card).  It makes
+# the same permutation from the same generator: checked below, with a fallback.
+_BITS_BELOW = tuple((i + 1).bit_length() for i in range(64))
+
+
+def _shuffle(x: list, rng: random.Random) -> None:
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        k = _BITS_BELOW[i]
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
+
+def _shuffle_matches_random() -> bool:
+    for seed in (0, 1, "x/2", 2**70):
+        a, b = list(range(52)), list(range(52))
+        random.Random(seed).shuffle(a)
+        _shuffle(b, random.Random(seed))
+        if a != b:
+            return False
+    return True
+
+
+if not _shuffle_matches_random():  # pragma: no cover - a Python with another shuffle
+    def _shuffle(x: list, rng: random.Random) -> None:
+        rng.shuffle(x)
+
+
 def _seat_list(seats: Iterable[int]) -> str:
     seats = list(seats)
     if len(seats) == 1:
@@ -214,6 +255,7 @@ class Game:
         "_kitty_taker", "_passes", "_received", "_taken", "_tricks", "_trick", "_leader",
         "_turn", "_broken", "_voids", "_played", "_first_lead", "_moon_shooter", "_pending",
         "_ply", "_log",
+        "_legal",  # play phase: the mask of cards the seat to play may play, worked out once per ply
     )
 
     def __init__(self) -> None:
@@ -304,7 +346,6 @@ class Game:
         hands = list(hands)
         if len(hands) != n:
             raise ValueError(f"hands must give {n} hands, one per seat, not {len(hands)}.")
-        from .cards import parse_cards
 
         seen: dict[Card, int] = {}
         masks = []
@@ -355,16 +396,19 @@ class Game:
         n = self._n
         cfg = self._cfg
         if hands is None:
-            deck = list(self._rules.deck)
-            self._deal_rng().shuffle(deck)
+            # Shuffling the card ints gives the same order as shuffling the Cards.
+            deck = list(cfg.deck)
+            _shuffle(deck, self._deal_rng())
             hs = cfg.hand_size
-            hands = [cards_to_mask(deck[s * hs:(s + 1) * hs]) for s in range(n)]
-            kitty = cards_to_mask(deck[n * hs:])
+            bit = _BIT.__getitem__
+            hands = [sum(map(bit, deck[s * hs:(s + 1) * hs])) for s in range(n)]
+            kitty = sum(map(bit, deck[n * hs:]))
         self._hands = list(hands)
         self._deal_kitty = kitty or 0
         self._kitty = kitty or 0
         self._kitty_taker = None
-        self._direction = self._rules.pass_direction(self._deal_number)
+        cycle = cfg.pass_cycle
+        self._direction = cycle[(self._deal_number - 1) % len(cycle)]
         self._passes = [None] * n
         self._received = None
         self._taken = [0] * n
@@ -377,6 +421,7 @@ class Game:
         self._leader = None
         self._turn = None
         self._first_lead = -1
+        self._legal = 0
         if self._direction is PassDirection.HOLD:
             self._begin_play()
         else:
@@ -394,6 +439,7 @@ class Game:
             leader = (self._dealer + 1) % self._n
         self._leader = leader
         self._turn = leader
+        self._legal = fast.legal_mask(cfg, self._hands[leader], -1, True, self._broken, fl)
 
     # ------------------------------------------------------------------ queries
 
@@ -538,12 +584,6 @@ class Game:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._n:
             raise IllegalAction(f"There is no seat {seat!r} — seats are 0 to {self._n - 1}.")
 
-    def _legal_mask(self, seat: int) -> int:
-        t = self._trick
-        return fast.legal_mask(
-            self._cfg, self._hands[seat], t[0][1] // 13 if t else -1, not self._tricks, self._broken,
-            self._first_lead,
-        )
 
     def legal(self, seat: int) -> list:
         """What ``seat`` may do now, sorted.
@@ -556,7 +596,7 @@ class Game:
         if ph == "play":
             if seat != self._turn:
                 return []
-            return list(mask_to_cards(self._legal_mask(seat)))
+            return list(mask_to_cards(self._legal))
         if ph == "pass":
             if not isinstance(seat, int) or not 0 <= seat < self._n or self._passes[seat] is not None:
                 return []
@@ -626,18 +666,20 @@ class Game:
         """
         if ply is not None and ply != self._ply:
             raise IllegalAction(f"That action is out of date (game is at move {self._ply}, not {ply}).")
+        if self._phase == "play" and seat == self._turn and type(seat) is int:
+            # The common case, kept short: the seat to play plays a card (as _play_card).
+            c = action.index if type(action) is Card else _card_index(action)
+            if not self._legal >> c & 1:
+                raise IllegalAction(self.why_illegal(seat, _CARDS[c]))
+            self._log.append((self._deal_number, seat, _NAMES[c]))
+            self._ply += 1
+            return self._play(seat, c)
         self._check_seat(seat)
         ph = self._phase
         if ph == "play":
             if seat != self._turn:
                 raise IllegalAction(self._not_turn(seat))
-            card = _parse_card(action)
-            c = card.index
-            if not self._legal_mask(seat) >> c & 1:
-                raise IllegalAction(self.why_illegal(seat, card))
-            self._log.append((self._deal_number, seat, _NAMES[c]))
-            self._ply += 1
-            return self._play(seat, c)
+            return self._play_card(seat, action)
         if ph == "pass":
             return self._pass(seat, action)
         if ph == "moon_choice":
@@ -658,6 +700,15 @@ class Game:
             return events
         raise IllegalAction("The game is over.")
 
+    def _play_card(self, seat: int, action: Any) -> list[dict[str, Any]]:
+        """Play a card for the seat to play (the short path at the top of :meth:`apply` does the same)."""
+        c = _card_index(action)
+        if not self._legal >> c & 1:
+            raise IllegalAction(self.why_illegal(seat, _CARDS[c]))
+        self._log.append((self._deal_number, seat, _NAMES[c]))
+        self._ply += 1
+        return self._play(seat, c)
+
     def _pass(self, seat: int, action: Any) -> list[dict[str, Any]]:
         if self._passes[seat] is not None:
             raise IllegalAction(self._not_turn(seat))
@@ -665,17 +716,18 @@ class Game:
             action = action.replace(",", " ").split()
         if isinstance(action, Card) or not isinstance(action, (list, tuple, set, frozenset)):
             raise IllegalAction("Pass exactly 3 cards.")
-        cards = [_parse_card(a) for a in action]
+        cards = sorted([_card_index(a) for a in action])
         if len(cards) != 3:
-            raise IllegalAction(f"Pass exactly 3 cards (not {len(cards)}).")
-        if len(set(cards)) != 3:
+            raise IllegalAction("Pass exactly 3 cards.")
+        a, b, c = cards
+        if a == b or b == c:
             raise IllegalAction("Pass exactly 3 different cards.")
         hand = self._hands[seat]
-        for c in sorted(cards):
-            if not hand >> c.index & 1:
-                raise IllegalAction(f"You don't hold {c}.")
-        mask = cards_to_mask(cards)
-        self._log.append((self._deal_number, seat, [str(c) for c in sorted(cards)]))
+        for x in cards:
+            if not hand >> x & 1:
+                raise IllegalAction(f"You don't hold {_NAMES[x]}.")
+        mask = 1 << a | 1 << b | 1 << c
+        self._log.append((self._deal_number, seat, [_NAMES[x] for x in cards]))
         self._ply += 1
         self._passes[seat] = mask
         self._hands[seat] = hand & ~mask
@@ -699,26 +751,36 @@ class Game:
         return events
 
     def _play(self, seat: int, c: int) -> list[dict[str, Any]]:
+        """Play card ``c`` (already checked) for ``seat``; work out what the next seat may play."""
         bit = 1 << c
-        self._hands[seat] ^= bit
+        hands = self._hands
+        hands[seat] ^= bit
         self._played |= bit
         trick = self._trick
         if trick:
             led = trick[0][1] // 13
             if c // 13 != led:
                 self._voids[seat] |= 1 << led
+        else:
+            led = c // 13
         trick.append((seat, c))
+        name = _NAMES[c]
         ntricks = len(self._tricks)
         events: list[dict[str, Any]] = [{
-            "type": "card_played", "seat": seat, "card": _NAMES[c], "deal": self._deal_number,
-            "trick": ntricks + 1,
+            "type": "card_played", "seat": seat, "card": name, "deal": self._deal_number, "trick": ntricks + 1,
         }]
-        if not self._broken and bit & self._cfg.breaks_mask:
+        cfg = self._cfg
+        if not self._broken and bit & cfg.breaks_mask:
             self._broken = True
-            events.append({"type": "hearts_broken", "seat": seat, "card": _NAMES[c]})
+            events.append({"type": "hearts_broken", "seat": seat, "card": name})
         if len(trick) < self._n:
-            self._turn = (seat + 1) % self._n
-            return events
+            nxt = self._turn = (seat + 1) % self._n
+            self._legal = fast.legal_mask(cfg, hands[nxt], led, not ntricks, self._broken)
+        else:
+            self._end_trick(trick, ntricks, events)
+        return events
+
+    def _end_trick(self, trick: list, ntricks: int, events: list) -> None:
         winner = fast.trick_winner(trick)
         mask = 0
         for _, x in trick:
@@ -743,7 +805,8 @@ class Game:
         self._turn = winner
         if ntricks + 1 == self._cfg.tricks_per_deal:
             self._end_deal(events)
-        return events
+        else:
+            self._legal = fast.legal_mask(self._cfg, self._hands[winner], -1, False, self._broken)
 
     def _end_deal(self, events: list) -> None:
         cfg = self._cfg
@@ -873,6 +936,7 @@ class Game:
         g._pending = self._pending
         g._ply = self._ply
         g._log = list(self._log)
+        g._legal = self._legal
         return g
 
     __copy__ = copy

@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from games.engine import Card, Game, IllegalAction, PassDirection, PlayerView, Rules, Trick, parse_cards
+from games.engine import Card, Game, IllegalAction, PassDirection, PlayerView, Rules, Trick
 
 from .helpers import play, play_out, strs
 
@@ -35,7 +35,7 @@ def test_pass_validation_messages():
     h = list(g.hands[1])
     not_held = next(c for c in Rules().deck if c not in h)
     cases = [
-        (h[:2], "^Pass exactly 3 cards"), (h[:4], "^Pass exactly 3 cards"), (h[0], "^Pass exactly 3 cards"),
+        (h[:2], "^Pass exactly 3 cards.$"), (h[:4], "^Pass exactly 3 cards.$"), (h[0], "^Pass exactly 3 cards.$"),
         ([h[0], h[0], h[1]], "3 different cards"), ([h[0], h[1], not_held], f"^You don't hold {not_held}.$"),
         (["2C", "3C", "XX"], "Not a card"), (42, "Pass exactly 3 cards"),
     ]

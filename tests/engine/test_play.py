@@ -4,7 +4,7 @@ import pytest
 
 from games.engine import Card, Game, IllegalAction, Rules, Suit, parse_cards
 
-from .helpers import deal_with, new_game, play, strs
+from .helpers import new_game, play, play_out, strs
 
 NO_PASS = Rules(passing="none")
 
@@ -40,8 +40,8 @@ def test_worked_example_1_first_trick():
     g.apply(3, g.legal(3)[0])
     assert g.to_act == (0,)
     assert sorted(g.legal(0)) == sorted(parse_cards("AS 7S 3S KD JD 8D 4D"))
-    assert g.why_illegal(0, "QS").startswith("No points on the first trick")
-    assert g.why_illegal(0, "AH").startswith("No points on the first trick")
+    assert g.why_illegal(0, "QS") == "No points on the first trick."
+    assert g.why_illegal(0, "AH") == "No points on the first trick."
     assert g.why_illegal(0, "7S") is None
 
 
@@ -103,6 +103,16 @@ def test_old_style_lead_only_hearts_and_queen():
     # with points allowed, the breaking-hearts rule decides: the queen
     g = new_game(Rules(passing="none", lead="left_of_dealer", first_trick_points=True), {1: hand})
     assert legal(g) == "QS"
+
+
+def test_old_style_lead_follows_the_dealer_round():
+    import random
+
+    g = Game.new(Rules(passing="none", lead="left_of_dealer"), seed=3, dealer=1)
+    assert g.to_act == (2,) and g.leader == 2
+    assert all(c.suit != "H" and str(c) != "QS" for c in g.legal(2))
+    play_out(g, random.Random(0))
+    assert g.deal_number == 2 and g.dealer == 2 and g.to_act == (3,)
 
 
 # -- following -------------------------------------------------------------------------
@@ -225,7 +235,7 @@ def test_no_points_on_first_trick_void_in_clubs():
     g.apply(1, g.legal(1)[0])
     g.apply(2, g.legal(2)[0])
     assert legal(g) == "2S"
-    assert g.why_illegal(3, "QS") == "No points on the first trick — play a card that is not a point card."
+    assert g.why_illegal(3, "QS") == "No points on the first trick."
     with pytest.raises(IllegalAction, match="^No points on the first trick"):
         g.apply(3, "2H")
 

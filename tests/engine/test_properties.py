@@ -8,7 +8,7 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine import FULL_DECK, Game, IllegalAction, Rules, fast
+from games.engine import FULL_DECK, Card, Game, IllegalAction, Rules, fast
 
 RULES = st.builds(
     Rules,
@@ -25,7 +25,7 @@ RULES = st.builds(
     ties=st.sampled_from(["continue", "share"]),
 )
 SEEDS = st.integers(0, 2**32)
-SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = dict(deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 CARD_RE = re.compile(r'"([2-9TJQKA][CDSH])"')
 MAX_DEALS = 8
 
@@ -73,6 +73,31 @@ def check_view_privacy(g: Game, seat: int) -> None:
     assert v.hand_sizes == tuple(len(h) for h in g.hands)
 
 
+def is_point_card(rules: Rules, c) -> bool:
+    return c.suit == "H" or str(c) == "QS" or (rules.black_maria and str(c) in ("KS", "AS"))
+
+
+def reference_legal(g: Game, seat: int) -> set:
+    """The play rules of rules.md written out plainly, independent of the engine's masks."""
+    rules = g.rules
+    hand = set(g.hands[seat])
+    first = not g.tricks
+    no_points = first and not rules.first_trick_points
+    if g.current_trick:
+        led = g.current_trick[0][1].suit
+        cands = {c for c in hand if c.suit == led} or hand
+    else:
+        if first and rules.lead == "lowest_club":
+            return {min(c for h in g.hands for c in h if c.suit == "C")}
+        cands = hand
+        if not no_points and not g.hearts_broken and rules.hearts_lead != "any":
+            cands = {c for c in hand if c.suit != "H"} or hand
+    if no_points:
+        safe = {c for c in cands if not is_point_card(rules, c)}
+        cands = safe or {c for c in cands if c.suit == "H"} or cands
+    return cands
+
+
 def check_step(g: Game, rnd) -> None:
     """The legality properties at one position."""
     rules = g.rules
@@ -91,6 +116,13 @@ def check_step(g: Game, rnd) -> None:
         seat = g.to_act[0]
         legal = set(g.legal(seat))
         assert legal <= set(g.hands[seat])
+        assert legal == reference_legal(g, seat)
+        played = [c for t in g.tricks for c in t.cards] + [c for _, c in g.current_trick]
+        breakers = {c for c in played if c.suit == "H" or (rules.hearts_lead == "queen_breaks" and str(c) == "QS")}
+        assert g.hearts_broken == bool(breakers)
+        for t in g.tricks:
+            led = t.plays[0][1].suit
+            assert t.winner == max((c, s) for s, c in t.plays if c.suit == led)[1]
         before = snapshot(g)
         for c in FULL_DECK:
             why = g.why_illegal(seat, c)
@@ -130,7 +162,19 @@ def check_step(g: Game, rnd) -> None:
                 assert "Pass exactly 3 cards" in str(exc)
             else:  # pragma: no cover
                 raise AssertionError("bad pass accepted")
+        not_held = next(c for c in FULL_DECK if c not in hand)
+        try:
+            g.apply(seat, [hand[0], hand[1], not_held])
+        except IllegalAction as exc:
+            assert str(exc) == f"You don't hold {not_held}."
+        else:  # pragma: no cover
+            raise AssertionError("pass of a card not held accepted")
+        assert g.why_illegal(seat, not_held) == f"You don't hold {not_held}."
+        assert all(g.why_illegal(seat, c) is None for c in hand)
         assert snapshot(g) == before
+        x = g.copy()
+        assert x.apply(seat, rnd.sample(hand, 3))[0]["type"] == "cards_passed"
+        assert x.phase == "play" or (seat not in x.to_act and x.legal(seat) == [])
     else:  # moon_choice
         (seat,) = g.to_act
         assert g.legal(seat) == ["subtract", "add"]
@@ -163,6 +207,7 @@ def check_deal_scored(rules: Rules, event: dict, raw: list[int]) -> None:
 def run_game(rules: Rules, seed: int, rnd, every_step_round_trip: bool, deals: int):
     g = Game.new(rules, seed=seed)
     raw = [0] * rules.players
+    took: list[set] = [set() for _ in range(rules.players)]
     ply = 0
     while g.phase != "over" and g.deal_number <= deals:
         check_step(g, rnd)
@@ -180,9 +225,17 @@ def run_game(rules: Rules, seed: int, rnd, every_step_round_trip: bool, deals: i
         for e in events:
             json.dumps(e)
             if e["type"] == "trick_won":
-                raw[e["seat"]] += e["points"]
+                got = [c for c in e["cards"]] + e.get("kitty", [])
+                pts = sum(rules.card_points(Card.parse(c)) for c in got)
+                assert e["points"] == pts
+                raw[e["seat"]] += pts
+                took[e["seat"]] |= set(got)
             elif e["type"] == "deal_scored":
                 check_deal_scored(rules, e, raw)
+                moon = {f"{r}H" for r in "23456789TJQKA"} | {"QS"} | ({"KS", "AS"} if rules.black_maria else set())
+                shooters = [s for s in range(rules.players) if moon <= took[s]]
+                assert e["moon_shooter"] == (shooters[0] if shooters and rules.moon != "off" else None)
+                took = [set() for _ in range(rules.players)]
                 assert e["scores"] == [a + b for a, b in zip(scores_before, e["points"])]
                 raw = [0] * rules.players
             elif e["type"] == "game_over":

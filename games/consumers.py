@@ -1,0 +1,440 @@
+"""The live table's websocket: one :class:`TableConsumer` per open connection (``/ws/table/<id>/``).
+
+The consumer is thin (Lichess's round socket, not its game logic): it authenticates the
+person, finds their seat, relays their moves to :func:`games.services.submit_action` — the one
+code path for people, computers and timeouts — and sends every seat only its own view.
+
+Protocol:
+
+* Every frame from the server carries a table ``version`` (the count of changes applied).
+* On connect the client gets the **full state** of its seat; after that, one **update** per
+  change, in version order. A client that sees a gap (or just reconnected) sends
+  ``{"action": "sync"}`` and gets the full state again.
+* A move is ``{"action": "play", "card": "QS", "version": 12}``,
+  ``{"action": "pass", "cards": ["2C", "3C", "4C"], "version": 3}`` or
+  ``{"action": "moon", "choice": "add", "version": 40}``; a move made against another version
+  than the table's (a duplicate, or made on an old position) is rejected and changes nothing.
+* Two formats: **HTML** (default; the htmx websocket extension swaps ``#table``, out of band)
+  and **JSON** (``?format=json``; used by tests and the load tool).
+"""
+import asyncio
+import json
+import logging
+import time
+from collections import OrderedDict
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from games import services
+from games.realtime import remember_server_loop, table_group
+
+log = logging.getLogger(__name__)
+
+MAX_FRAME_BYTES = 4096
+"""Frames larger than this are refused (a move is well under 200 bytes)."""
+
+RATE_WINDOW_SECONDS = 10
+RATE_MAX_FRAMES = 60
+"""More frames than this in the window are refused, so one socket cannot flood the server."""
+
+MOVES = {"play": "card", "pass": "cards", "moon": "choice"}
+
+CLOSE_UNAUTHENTICATED = 4401
+CLOSE_FORBIDDEN = 4403
+CLOSE_NOT_FOUND = 4404
+
+
+# --------------------------------------------------------------------------- snapshots
+#
+# Every connection at a table hears of every change, and each needs the table at that
+# version. A process loads each (table, version) once and shares it: one database read and
+# one engine replay per change, not one per seat.
+
+
+class Snapshot:
+    """A table as loaded at one version: the row, its seats and (once started) the game."""
+
+    def __init__(self, table, seats, game):
+        self.table = table
+        self.seats = seats
+        self.game = game
+        self.version = table.version
+        self._views = {}
+
+    def view(self, seat_number: int):
+        if seat_number not in self._views:
+            self._views[seat_number] = self.game.view(seat_number)
+        return self._views[seat_number]
+
+    def seat_for(self, user_id):
+        return next((seat for seat in self.seats if seat.user_id == user_id), None)
+
+
+_snapshots: "OrderedDict[int, Snapshot]" = OrderedDict()
+_SNAPSHOT_LIMIT = 4096
+
+
+def _remember(snapshot: Snapshot) -> Snapshot:
+    current = _snapshots.get(snapshot.table.pk)
+    if current is not None and current.version > snapshot.version and current.table.code == snapshot.table.code:
+        return current  # a newer state was loaded meanwhile
+    _snapshots[snapshot.table.pk] = snapshot
+    _snapshots.move_to_end(snapshot.table.pk)
+    while len(_snapshots) > _SNAPSHOT_LIMIT:
+        _snapshots.popitem(last=False)
+    return snapshot
+
+
+def load_snapshot(table_id: int) -> Snapshot | None:
+    """Read the table now (sync; call through ``database_sync_to_async``)."""
+    from games.engine import Game
+    from games.models import Table
+
+    table = Table.objects.select_related("host").filter(pk=table_id).first()
+    if table is None:
+        return None
+    seats = list(table.seats.select_related("user"))
+    game = None
+    if table.state is not None:
+        previous = _snapshots.get(table_id)
+        same = previous is not None and previous.table.code == table.code
+        game = _advance(previous.game if same else None, table.state) or Game.from_dict(table.state)
+    return _remember(Snapshot(table, seats, game))
+
+
+def _advance(game, state):
+    """The saved game ``state`` reached by applying its newer log entries to a copy of
+    ``game`` (the same game at an earlier ply) instead of replaying the whole log."""
+    if game is None or state.get("seed") != game.seed:
+        return None
+    log_entries = state.get("log", ())
+    if game.ply > len(log_entries) or game.log() != log_entries[: game.ply]:
+        return None
+    copy = game.copy()
+    try:
+        for entry in log_entries[game.ply:]:
+            copy.apply(entry["seat"], entry["action"])
+    except Exception:
+        return None
+    return copy if copy.ply == state.get("ply") else None
+
+
+def cached_snapshot(table_id: int, at_least: int) -> Snapshot | None:
+    snapshot = _snapshots.get(table_id)
+    return snapshot if snapshot is not None and snapshot.version >= at_least else None
+
+
+_loading: dict = {}
+
+
+async def snapshot_at_least(table_id: int, version: int) -> Snapshot | None:
+    """The table at ``version`` or later: from the cache, from a load already on its way
+    (every seat hears of a change at once: one load serves them all), or loaded now."""
+    snapshot = cached_snapshot(table_id, version)
+    if snapshot is not None:
+        return snapshot
+    pending = _loading.get(table_id)
+    if pending is not None:
+        snapshot = await asyncio.shield(pending)
+        if snapshot is None or snapshot.version >= version:
+            return snapshot
+    future = asyncio.get_running_loop().create_future()
+    _loading[table_id] = future
+    try:
+        snapshot = await database_sync_to_async(load_snapshot)(table_id)
+        future.set_result(snapshot)
+    except BaseException as error:
+        future.set_exception(error)
+        future.exception()  # retrieved: nobody else may be waiting
+        raise
+    finally:
+        if _loading.get(table_id) is future:
+            del _loading[table_id]
+    return snapshot
+
+
+def forget_snapshots() -> None:
+    """Drop every cached table (tests: a new database reuses table ids)."""
+    _snapshots.clear()
+    _loading.clear()
+
+
+# --------------------------------------------------------------------------- rendering
+
+
+def seat_summaries(snapshot: Snapshot) -> list[dict]:
+    return [
+        {
+            "seat": seat.number,
+            "name": seat.occupant_name,
+            "kind": "person" if seat.user_id else ("computer" if seat.bot_level else "empty"),
+            "standing_in": seat.standing_in,
+            "connected": seat.connected,
+        }
+        for seat in snapshot.seats
+    ]
+
+
+def state_json(snapshot: Snapshot, seat_number: int | None) -> dict:
+    """The full state one seat may see (``view`` is ``games.engine.PlayerView.to_dict()``)."""
+    table = snapshot.table
+    return {
+        "table": table.pk,
+        "version": snapshot.version,
+        "status": table.status,
+        "kind": table.kind,
+        "rated": table.rated,
+        "seat": seat_number,
+        "seats": seat_summaries(snapshot),
+        "turn_deadline": table.turn_deadline.isoformat() if table.turn_deadline else None,
+        "view": snapshot.view(seat_number).to_dict()
+        if snapshot.game is not None and seat_number is not None
+        else None,
+    }
+
+
+def render_table_html(snapshot: Snapshot, seat_number: int | None, error: str | None = None) -> str:
+    """HTML of ``#table`` for one seat: the solo engineer's table when it is installed,
+    the waiting room before the start."""
+    from django.template.loader import render_to_string
+
+    table = snapshot.table
+    if table.status == table.Status.WAITING or seat_number is None:
+        return render_to_string(
+            "live/_room_seats.html",
+            {"table": table, "seats": snapshot.seats, "seat_number": seat_number, "error": error},
+        )
+    try:
+        from games.presenters import render_table
+    except ImportError:  # TEMPORARY: until the solo engineer's table UI is in main
+        return _fallback_render(snapshot, seat_number, error)
+    return render_table(table, seat_number, live=True, error=error)
+
+
+def _fallback_render(snapshot: Snapshot, seat_number: int, error: str | None) -> str:
+    """TEMPORARY minimal live table (used only while ``games.presenters`` is missing)."""
+    from django.template.loader import render_to_string
+
+    view = snapshot.view(seat_number)
+    names = {seat.number: seat.occupant_name for seat in snapshot.seats}
+    legal = set(view.legal) if view.phase != "moon_choice" else set()
+    return render_to_string(
+        "live/_fallback_table.html",
+        {
+            "table": snapshot.table,
+            "version": snapshot.version,
+            "view": view,
+            "seat_number": seat_number,
+            "hand": [{"code": str(card), "label": card.symbol, "legal": card in legal} for card in view.hand],
+            "trick": [{"name": names.get(seat), "label": card.symbol} for seat, card in view.current_trick],
+            "scores": [
+                {"name": names.get(number), "score": score, "taken": view.points_taken[number],
+                 "to_act": number in view.to_act, "me": number == seat_number}
+                for number, score in enumerate(view.scores)
+            ],
+            "error": error,
+        },
+    )
+
+
+# --------------------------------------------------------------------------- the consumer
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    """One connection of one person (or a waiting-room visitor) to one table."""
+
+    async def connect(self):
+        remember_server_loop()
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.user = self.scope.get("user")
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        self.format = "json" if query.get("format", [""])[0] == "json" else "html"
+        self.seat_number = None
+        self.version = -1  # the newest version this client has been sent
+        self.joined = False
+        self.recent_frames: list[float] = []
+        await self.accept()
+
+        if self.user is None or not self.user.is_authenticated:
+            return await self.refuse("login_required", "Log in to play live.", CLOSE_UNAUTHENTICATED)
+        snapshot = await database_sync_to_async(load_snapshot)(self.table_id)
+        if snapshot is None or not snapshot.table.is_live:
+            return await self.refuse("no_table", "There is no live table here.", CLOSE_NOT_FOUND)
+        seat = snapshot.seat_for(self.user.pk)
+        self.cleared_room = snapshot.table.status != snapshot.table.Status.WAITING  # no waiting room shown
+        if seat is None:
+            # Not seated: only a waiting room may be watched, and only by someone who may
+            # take a seat (a NEW game): the subscription gate.
+            if snapshot.table.status != snapshot.table.Status.WAITING:
+                return await self.refuse("no_seat", "You have no seat at this table.", CLOSE_FORBIDDEN)
+            if not await database_sync_to_async(_live_access)(self.user):
+                message = await database_sync_to_async(_denied_message)(self.user)
+                return await self.refuse("subscription_required", message, CLOSE_FORBIDDEN)
+        # Seated players need no check: a game in progress may finish after a lapse.
+
+        # Subscribe before reading the state, so no change falls between the two.
+        await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
+        self.joined = True
+        if seat is not None:
+            seat = await database_sync_to_async(services.seat_connected)(self.table_id, self.user, self.channel_name)
+            self.seat_number = seat.number if seat else None
+        await self.send_state(fresh=True)
+
+    async def disconnect(self, code):
+        if not getattr(self, "joined", False):
+            return
+        await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
+        if self.seat_number is not None:
+            try:
+                await database_sync_to_async(services.seat_disconnected)(self.table_id, self.user, self.channel_name)
+            except Exception:
+                log.exception("disconnect_failed table=%s seat=%s", self.table_id, self.seat_number)
+
+    # ----------------------------------------------------------------- from the client
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if not self.joined:
+            return
+        now = time.monotonic()
+        self.recent_frames = [t for t in self.recent_frames if now - t < RATE_WINDOW_SECONDS] + [now]
+        if len(self.recent_frames) > RATE_MAX_FRAMES:
+            return await self.send_error("too_fast", "Too many messages; wait a few seconds and try again.")
+        if text_data is None:
+            return await self.send_error("malformed", "Send text frames holding a JSON object.")
+        if len(text_data.encode("utf-8")) > MAX_FRAME_BYTES:
+            return await self.send_error(
+                "too_large", f"That message is too large; the limit is {MAX_FRAME_BYTES} bytes."
+            )
+        try:
+            frame = json.loads(text_data)
+        except ValueError:
+            return await self.send_error("malformed", "That message is not JSON. Send an object like {\"action\": \"sync\"}.")
+        if not isinstance(frame, dict):
+            return await self.send_error("malformed", "Send a JSON object like {\"action\": \"sync\"}.")
+        action = frame.get("action")
+        if action == "sync":
+            return await self.send_state(fresh=True)
+        if action not in MOVES:
+            shown = str(action)[:20] if action is not None else "nothing"
+            return await self.send_error(
+                "unknown_action", f"Unknown action {shown!r}: send play, pass, moon or sync."
+            )
+        if self.seat_number is None:
+            return await self.send_error("no_seat", "You have no seat at this table, so you cannot play.")
+        if "seat" in frame and _as_int(frame["seat"]) != self.seat_number:
+            return await self.send_error("not_your_seat", "You can only play for your own seat.")
+        version = _as_int(frame.get("version"))
+        if version is None:
+            return await self.send_error(
+                "malformed", "Every move carries the table version it was made against (\"version\")."
+            )
+        move = _move_from(action, frame)
+        if move is None:
+            field = MOVES[action]
+            return await self.send_error("malformed", f"A {action} move needs {field!r}.")
+        try:
+            outcome = await database_sync_to_async(services.submit_action)(
+                self.table_id, self.seat_number, move, expected_version=version, user=self.user
+            )
+        except services.ActionRejected as rejected:
+            await self.send_error(rejected.code, str(rejected))
+            if rejected.code == "stale":
+                await self.send_state(fresh=True)
+            return
+        if self.format == "json":
+            await self.send(text_data=json.dumps({"type": "ack", "version": outcome.version}))
+
+    # ----------------------------------------------------------------- to the client
+
+    async def table_changed(self, message):
+        """A change was committed (``games.realtime.notify_table``): send this seat its view."""
+        version = message["version"]
+        if version <= self.version:
+            return  # already sent (this or a newer state)
+        snapshot = await snapshot_at_least(self.table_id, version)
+        if snapshot is None:
+            return
+        await self.deliver(snapshot, events=message.get("events", []), event_version=version)
+
+    async def send_state(self, *, fresh: bool = False, error: str | None = None):
+        snapshot = None if fresh else cached_snapshot(self.table_id, self.version)
+        if snapshot is None:
+            snapshot = await database_sync_to_async(load_snapshot)(self.table_id)
+        if snapshot is not None:
+            await self.deliver(snapshot, error=error)
+
+    async def deliver(self, snapshot: Snapshot, *, events=None, event_version=None, error=None):
+        if self.format == "json":
+            state = state_json(snapshot, self.seat_number)
+            if event_version is None:
+                frame = {"type": "state", "version": snapshot.version, "state": state}
+                self.version = snapshot.version
+            else:
+                # Every change reaches a JSON client as its own update, in order, with the
+                # events of that version; ``state`` is the newest state (version >= it).
+                frame = {"type": "update", "version": event_version, "events": events, "state": state}
+                self.version = event_version
+            await self.send(text_data=json.dumps(frame))
+            return
+        html = await database_sync_to_async(render_table_html)(snapshot, self.seat_number, error)
+        self.version = max(self.version, snapshot.version)
+        started = snapshot.table.status != snapshot.table.Status.WAITING
+        if started and not getattr(self, "cleared_room", False):
+            html += '<div id="room-controls" hx-swap-oob="true"></div>'  # the waiting room's buttons
+            self.cleared_room = True
+        await self.send(text_data=html)
+
+    async def send_error(self, code: str, message: str):
+        version = self.version
+        if self.format == "json":
+            await self.send(text_data=json.dumps({"type": "error", "code": code, "message": message, "version": version}))
+        else:
+            from django.utils.html import format_html
+
+            await self.send(
+                text_data=format_html(
+                    '<div id="live-error" class="live-error" role="alert" data-code="{}">{}</div>', code, message
+                )
+            )
+
+    async def refuse(self, code: str, message: str, close_code: int):
+        await self.send_error(code, message)
+        await self.close(code=close_code)
+
+
+def _as_int(value):
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().isdigit() and len(value) < 10:
+        return int(value)
+    return None
+
+
+def _move_from(action: str, frame: dict):
+    """The move in a client frame as :func:`games.services.parse_action` takes it."""
+    value = frame.get(MOVES[action])
+    if action == "pass":
+        if isinstance(value, str):  # a form with one box ticked, or "2C 3C 4C"
+            value = value.replace(",", " ").split()
+        if not isinstance(value, list) or not all(isinstance(card, str) for card in value):
+            return None
+        return value
+    if not isinstance(value, str) or not value:
+        return None
+    return value[:20]
+
+
+def _live_access(user) -> bool:
+    from games.live_views import has_live_access
+
+    return has_live_access(user)
+
+
+def _denied_message(user) -> str:
+    from games.live_views import live_access_denied_message
+
+    return live_access_denied_message(user)

@@ -1,0 +1,263 @@
+"""Live play pages: the lobby, friend rooms (create, take a seat, computers, start) and the
+matchmaking queue. The table itself is the websocket (:mod:`games.consumers`).
+
+Every entry point to a NEW live game or seat checks live access (the subscription); playing
+on at a table where you are already seated does not, so a lapse lets a game finish.
+"""
+import functools
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from games import matchmaking, services
+from games.engine import Rules
+from games.models import QueueEntry, Seat, Table
+
+# --------------------------------------------------------------------------- adapters
+# The accounts app owns the subscription rule. Imported lazily so that live play keeps
+# working (ungated, TEMPORARY) in a tree where that app has not landed yet.
+
+
+def has_live_access(user, now=None) -> bool:
+    try:
+        from accounts.selectors import has_live_access as rule
+    except ImportError:  # TEMPORARY: accounts.selectors not merged yet
+        return bool(user is not None and user.is_authenticated)
+    return rule(user, now)
+
+
+def live_access_denied_message(user) -> str:
+    try:
+        from accounts.selectors import live_access_denied_message as message
+    except ImportError:  # TEMPORARY
+        return "Live play needs a subscription."
+    return message(user)
+
+
+def live_access_required(view):
+    """``accounts.decorators.live_access_required``, looked up when the view runs."""
+
+    @functools.wraps(view)
+    def wrapper(request, *args, **kwargs):
+        try:
+            from accounts.decorators import live_access_required as decorator
+        except ImportError:  # TEMPORARY
+            decorator = login_required
+        return decorator(view)(request, *args, **kwargs)
+
+    return wrapper
+
+
+# --------------------------------------------------------------------------- forms
+
+
+class RoomForm(forms.Form):
+    """A friend room: how many, which house rules, to how many points, timer, rated."""
+
+    players = forms.TypedChoiceField(choices=[(n, f"{n} players") for n in (3, 4, 5, 6)], coerce=int, initial=4)
+    target = forms.IntegerField(min_value=10, max_value=500, initial=100, help_text="The game ends after the deal in which someone reaches it.")
+    passing = forms.ChoiceField(choices=[("standard", "Standard (left, right, across, hold)"), ("left", "Always left"), ("none", "No passing")], initial="standard")
+    odd_cards = forms.ChoiceField(choices=[("remove", "Take cards out"), ("kitty", "Kitty")], initial="remove", label="Odd cards")
+    hearts_lead = forms.ChoiceField(choices=[("broken", "After hearts are broken"), ("queen_breaks", "The queen breaks hearts too"), ("any", "Any time")], initial="broken", label="Leading hearts")
+    lead = forms.ChoiceField(choices=[("lowest_club", "Lowest club leads"), ("left_of_dealer", "Left of dealer leads any card")], initial="lowest_club", label="First lead")
+    moon = forms.ChoiceField(choices=[("others_26", "Others take 26"), ("subtract_26", "Shooter subtracts 26"), ("choose", "Shooter chooses"), ("off", "Off")], initial="others_26", label="Shooting the moon")
+    ties = forms.ChoiceField(choices=[("continue", "Keep dealing"), ("share", "Share the win")], initial="continue", label="Tied for lowest")
+    first_trick_points = forms.BooleanField(required=False, label="Points allowed on the first trick")
+    jack_of_diamonds = forms.BooleanField(required=False, label="Omnibus: jack of diamonds is −10")
+    black_maria = forms.BooleanField(required=False, label="Black Maria: K♠ 10, A♠ 7")
+    turn_timer_seconds = forms.TypedChoiceField(choices=[(0, "No turn timer"), (30, "30 seconds"), (60, "60 seconds")], coerce=int, initial=0, label="Turn timer")
+    rated = forms.BooleanField(required=False, label="Rated game")
+
+    RULE_FIELDS = ("players", "target", "passing", "odd_cards", "hearts_lead", "lead", "moon", "ties",
+                   "first_trick_points", "jack_of_diamonds", "black_maria")
+
+    def rules(self) -> Rules:
+        return Rules(**{name: self.cleaned_data[name] for name in self.RULE_FIELDS})
+
+    def clean(self):
+        data = super().clean()
+        if not self.errors:
+            try:
+                self.rules()
+            except ValueError as error:
+                raise forms.ValidationError(str(error))
+        return data
+
+
+class QueueForm(forms.Form):
+    table_size = forms.TypedChoiceField(choices=[(n, f"{n} players") for n in matchmaking.TABLE_SIZES], coerce=int, initial=4, label="Table")
+
+
+# --------------------------------------------------------------------------- lobby
+
+
+@login_required
+def lobby(request):
+    my_tables = (
+        Table.objects.filter(seats__user=request.user, kind__in=[Table.Kind.FRIENDS, Table.Kind.MATCHED],
+                             status__in=[Table.Status.WAITING, Table.Status.PLAYING])
+        .distinct().order_by("-updated_at")[:20]
+    )
+    access = has_live_access(request.user)
+    return render(request, "live/lobby.html", {
+        "room_form": RoomForm(), "queue_form": QueueForm(), "my_tables": my_tables,
+        "has_access": access, "denied_message": "" if access else live_access_denied_message(request.user),
+        "queue_entry": QueueEntry.objects.filter(user=request.user, table__isnull=True).first(),
+    })
+
+
+# --------------------------------------------------------------------------- friend rooms
+
+
+@require_POST
+@live_access_required
+def create_room(request):
+    form = RoomForm(request.POST)
+    if not form.is_valid():
+        return render(request, "live/lobby.html", {
+            "room_form": form, "queue_form": QueueForm(), "my_tables": [], "has_access": True,
+        }, status=400)
+    rules = form.rules()
+    table = services.create_table(
+        request.user, rules, kind=Table.Kind.FRIENDS, seat_bots=[None] * rules.players,
+        rated=form.cleaned_data["rated"], turn_timer_seconds=form.cleaned_data["turn_timer_seconds"],
+    )
+    return redirect("live:room", code=table.code)
+
+
+def _room(code):
+    return get_object_or_404(Table, code=code, kind__in=[Table.Kind.FRIENDS, Table.Kind.MATCHED])
+
+
+@login_required
+def room(request, code):
+    """The room's link: the waiting room before the start, the live table after it."""
+    table = _room(code)
+    seats = list(table.seats.select_related("user"))
+    mine = next((seat for seat in seats if seat.user_id == request.user.pk), None)
+    context = {
+        "table": table, "seats": seats, "seat": mine, "is_host": table.host_id == request.user.pk,
+        "room_url": request.build_absolute_uri(reverse("live:room", args=[table.code])),
+        "socket_path": f"/ws/table/{table.pk}/", "bot_levels": Seat.BotLevel.choices,
+        "can_join": mine is None and table.status == Table.Status.WAITING,
+    }
+    if mine is None and table.status == Table.Status.WAITING and not has_live_access(request.user):
+        context["denied_message"] = live_access_denied_message(request.user)
+        context["can_join"] = False
+    if mine is not None and table.status != Table.Status.WAITING:
+        from games.consumers import Snapshot, render_table_html, load_snapshot
+
+        context["table_html"] = render_table_html(load_snapshot(table.pk), mine.number)
+    return render(request, "live/room.html", context)
+
+
+def _rejected(request, table, error):
+    messages.error(request, str(error))
+    return redirect("live:room", code=table.code)
+
+
+@require_POST
+@live_access_required
+def take_seat(request, code):
+    table = _room(code)
+    number = request.POST.get("seat")
+    try:
+        services.take_seat(table.pk, request.user, int(number) if number and number.isdigit() else None)
+    except services.ActionRejected as error:
+        return _rejected(request, table, error)
+    return redirect("live:room", code=table.code)
+
+
+@require_POST
+@login_required
+def leave_seat(request, code):
+    table = _room(code)
+    try:
+        services.leave_seat(table.pk, request.user)
+    except services.ActionRejected as error:
+        return _rejected(request, table, error)
+    return redirect("live:lobby")
+
+
+@require_POST
+@live_access_required
+def fill_seats(request, code):
+    table = _room(code)
+    try:
+        services.fill_empty_seats(table.pk, request.user, request.POST.get("level", Seat.BotLevel.MEDIUM))
+    except services.ActionRejected as error:
+        return _rejected(request, table, error)
+    return redirect("live:room", code=table.code)
+
+
+@require_POST
+@live_access_required
+def start(request, code):
+    table = _room(code)
+    try:
+        services.start_live_table(table.pk, request.user)
+    except services.ActionRejected as error:
+        return _rejected(request, table, error)
+    return redirect("live:room", code=table.code)
+
+
+# --------------------------------------------------------------------------- matchmaking
+
+
+@require_POST
+@live_access_required
+def queue_join(request):
+    form = QueueForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose a table of 3, 4, 5 or 6 players.")
+        return redirect("live:lobby")
+    entry = matchmaking.join_queue(request.user, form.cleaned_data["table_size"])
+    if entry.table_id:
+        return redirect("live:room", code=entry.table.code)
+    return redirect("live:queue")
+
+
+@login_required
+def queue(request):
+    entry = QueueEntry.objects.filter(user=request.user).select_related("table").first()
+    if entry is None:
+        return redirect("live:lobby")
+    if entry.table_id:
+        return _go_to_table(request, entry)
+    return render(request, "live/queue.html", {"entry": entry, "status": matchmaking.wait_status(entry)})
+
+
+@login_required
+def queue_status(request):
+    """Polled by the waiting page (htmx, every 2 s): the wait so far, or off to the table."""
+    entry = matchmaking.poll(request.user)
+    if entry is None:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = reverse("live:lobby")
+        return response
+    if entry.table_id:
+        return _go_to_table(request, entry)
+    return render(request, "live/_queue_status.html", {"entry": entry, "status": matchmaking.wait_status(entry)})
+
+
+def _go_to_table(request, entry):
+    url = reverse("live:room", args=[entry.table.code])
+    entry.delete()
+    if request.headers.get("HX-Request") == "true":
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = url
+        return response
+    return redirect(url)
+
+
+@require_POST
+@login_required
+def queue_cancel(request):
+    matchmaking.leave_queue(request.user)
+    messages.info(request, "You left the queue.")
+    return redirect("live:lobby")

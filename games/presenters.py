@@ -1,0 +1,692 @@
+"""What a seat sees at a table, ready for a template: the one renderer of the table fragment.
+
+Solo play (HTMX over HTTP) and live play (websockets) both draw the table with
+:func:`render_table`; everything in it comes from the engine's ``view(seat)`` of that seat plus
+public events, never another seat's cards.
+
+In a websocket consumer::
+
+    html = render_table(table, seat_number, live=True, error=None)   # root: <div id="table">
+    # the page holds <div hx-ext="ws" ws-connect="..."> around it and includes
+    # templates/games/_table_assets.html (table.css, table.js) in its <head>.
+
+The fragment's forms use ``ws-send``; the htmx ws extension sends their fields as JSON::
+
+    {"action": "play", "card": "QS", "version": "17", "HEADERS": {...}}
+    {"action": "pass", "cards": ["2C", "3C", "4C"], "version": "3", "deal": "1", "HEADERS": {...}}
+    {"action": "moon", "choice": "subtract", "version": "60", "HEADERS": {...}}
+
+``submit_fields(table_id, seat_number, frame, user=user)`` applies such a frame through
+``services.submit_action`` (the HTTP view uses it too) and returns the player-facing error or
+None; answer with ``render_table(..., error=error)``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.template.loader import render_to_string
+from django.urls import NoReverseMatch, reverse
+
+from games import bots
+from games.engine import Card, Game, PassDirection
+from games.models import Seat, Table
+
+# Friendly names for computer seats (seat number -> name); the level is shown beside it.
+BOT_NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eve", "Finn")
+
+# Where the other seats sit around you, clockwise from your left, by how many there are.
+POSITIONS = {
+    2: ("left", "right"),
+    3: ("left", "top", "right"),
+    4: ("left", "top-left", "top-right", "right"),
+    5: ("left", "top-left", "top", "top-right", "right"),
+}
+
+POLL_MS = 700
+
+DIRECTION_WORDS = {
+    PassDirection.LEFT: "to the left",
+    PassDirection.RIGHT: "to the right",
+    PassDirection.ACROSS: "across",
+}
+
+
+class BadFields(ValueError):
+    """The fields a client sent do not make an action."""
+
+
+# --------------------------------------------------------------------------- the log, replayed
+
+
+@dataclass
+class Step:
+    """One applied action, with its public events. Never carries another seat's passed cards."""
+
+    ply: int
+    deal: int
+    seat: int
+    kind: str  # "pass" | "play" | "moon"
+    card: str | None = None  # the card played (public), for "play"
+    choice: str | None = None  # for "moon"
+    events: list = field(default_factory=list)
+
+
+def _initial_game(state: dict) -> Game:
+    base = {key: state[key] for key in ("format", "rules", "seed", "setup")}
+    base["log"] = []
+    return Game.from_dict(base)
+
+
+def _step(ply: int, entry: dict, events: list) -> Step:
+    action = entry["action"]
+    if isinstance(action, list):
+        return Step(ply, entry["deal"], entry["seat"], "pass", events=events)
+    if action in ("add", "subtract"):
+        return Step(ply, entry["deal"], entry["seat"], "moon", choice=action, events=events)
+    return Step(ply, entry["deal"], entry["seat"], "play", card=str(action), events=events)
+
+
+def game_with_history(state: dict) -> tuple[Game, list[Step]]:
+    """Replay a stored game: the game now and every step with its (public) events."""
+    game = _initial_game(state)
+    steps = []
+    for index, entry in enumerate(state.get("log", ())):
+        events = game.apply(entry["seat"], entry["action"])
+        steps.append(_step(index + 1, entry, events))
+    return game, steps
+
+
+def game_at(state: dict, ply: int) -> tuple[Game, Step | None]:
+    """The game after ``ply`` actions and the step that led there (None at the start)."""
+    game = _initial_game(state)
+    step = None
+    for index, entry in enumerate(state.get("log", ())[:ply]):
+        events = game.apply(entry["seat"], entry["action"])
+        step = _step(index + 1, entry, events)
+    return game, step
+
+
+# --------------------------------------------------------------------------- small values
+
+
+def card_info(card: Card, **extra) -> dict:
+    code = str(card)
+    info = {
+        "code": code,
+        "symbol": card.symbol,
+        "rank": card.symbol[:-1],
+        "suit": card.suit.symbol,
+        "suit_letter": card.suit.value,
+        "color": "red" if card.suit.value in ("H", "D") else "black",
+        "name": card.name,
+    }
+    info.update(extra)
+    return info
+
+
+def seat_name(seat: Seat) -> str:
+    if seat.user_id:
+        return seat.user.public_name
+    if seat.bot_level:
+        return BOT_NAMES[seat.number % len(BOT_NAMES)]
+    return "Empty seat"
+
+
+def seat_subtitle(seat: Seat) -> str:
+    if seat.user_id and seat.standing_in:
+        return "Computer playing for them"
+    if seat.user_id:
+        return "Player"
+    if seat.bot_level:
+        return f"{seat.get_bot_level_display()} computer"
+    return ""
+
+
+def seat_names(table: Table) -> dict[int, str]:
+    return {seat.number: seat_name(seat) for seat in table.seats.all()}
+
+
+def _join(names: list[str]) -> str:
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def action_from_fields(data) -> tuple[object, int | None]:
+    """What a client's form fields (an HTTP POST or a ws JSON frame) ask for.
+
+    Returns ``(action, version)`` for :func:`games.services.submit_action`: a card code, a
+    list of three card codes or ``"add"``/``"subtract"``. Raises :class:`BadFields`.
+
+    >>> action_from_fields({"action": "play", "card": "QS", "version": "17"})
+    ('QS', 17)
+    >>> action_from_fields({"action": "pass", "cards": ["2C", "3C", "4C"], "version": 3})
+    (['2C', '3C', '4C'], 3)
+    >>> action_from_fields({"action": "moon", "choice": "add"})
+    ('add', None)
+    """
+
+    def get_list(name):
+        if hasattr(data, "getlist"):
+            values = data.getlist(name)
+        else:
+            value = data.get(name)
+            values = [] if value is None else value if isinstance(value, list) else [value]
+        out = []
+        for value in values:
+            out.extend(str(value).replace(",", " ").split())
+        return out
+
+    def get_one(name):
+        values = data.getlist(name) if hasattr(data, "getlist") else data.get(name)
+        if not isinstance(values, list):
+            values = [] if values is None else [values]
+        values = [str(value).strip() for value in values if str(value).strip()]
+        return values[-1] if values else None
+
+    version_text = get_one("version")
+    version = None
+    if version_text:
+        try:
+            version = int(version_text)
+        except ValueError:
+            raise BadFields("The table version must be a number.") from None
+    kind = get_one("action")
+    if kind == "play":
+        card = get_one("card")
+        if not card:
+            raise BadFields("Choose a card to play.")
+        return card, version
+    if kind == "pass":
+        cards = get_list("cards")
+        if len(cards) != 3:
+            raise BadFields(f"Choose exactly 3 cards to pass (you chose {len(cards)}).")
+        return cards, version
+    if kind == "moon":
+        choice = get_one("choice")
+        if choice not in ("add", "subtract"):
+            raise BadFields("Choose to subtract 26 from your score or add 26 to everyone else's.")
+        return choice, version
+    raise BadFields("Play a card, pass 3 cards or choose how to score the moon.")
+
+
+def submit_fields(table_id: int, seat_number: int, data, *, user=None) -> str | None:
+    """Apply what a client sent (HTTP POST or ws frame) for a seat; the player-facing error or None.
+
+    Passing is simultaneous: while you choose, others pass and the table version moves on. A
+    pass made on an earlier version of the *same* pass (``deal`` field, you still to pass) is
+    applied at the current version; every other stale move is rejected.
+    """
+    from games import services
+
+    try:
+        action, version = action_from_fields(data)
+    except BadFields as problem:
+        return str(problem)
+    deal_text = data.get("deal")
+    if isinstance(deal_text, list):
+        deal_text = deal_text[-1] if deal_text else None
+    for _attempt in range(5):
+        try:
+            services.submit_action(table_id, seat_number, action, expected_version=version, user=user)
+            return None
+        except services.ActionRejected as rejected:
+            if rejected.code != "stale" or not isinstance(action, list) or not str(deal_text or "").isdigit():
+                return str(rejected)
+            table = Table.objects.get(pk=table_id)
+            game = services.load_game(table)
+            if game.phase != "pass" or game.deal_number != int(deal_text) or seat_number not in game.to_act:
+                return str(rejected)
+            version = table.version
+    return "The table is busy; please try again."
+
+
+# --------------------------------------------------------------------------- the table context
+
+
+def _urls(table: Table) -> dict:
+    def url(name):
+        try:
+            return reverse(name, args=[table.pk])
+        except NoReverseMatch:
+            return ""
+
+    return {
+        "page_url": url("games:table"),
+        "action_url": url("games:act"),
+        "fragment_url": url("games:table_fragment"),
+        "hint_url": url("games:hint"),
+        "replay_url": url("games:replay"),
+    }
+
+
+def _deal_summary(steps: list[Step], deal: int, names: dict[int, str], me: int, players: int) -> dict | None:
+    """Who took what in ``deal`` (public: the tricks and the scores), from the log's events."""
+    taken = [0] * players
+    tricks = [0] * players
+    scored = None
+    last_trick = None
+    for step in steps:
+        if step.deal != deal:
+            continue
+        for event in step.events:
+            if event["type"] == "trick_won":
+                taken[event["seat"]] += event["points"]
+                tricks[event["seat"]] += 1
+                last_trick = event
+            elif event["type"] == "deal_scored":
+                scored = event
+    if scored is None:
+        return None
+    shooter = scored["moon_shooter"]
+    rows = []
+    for seat in range(players):
+        rows.append({
+            "seat": seat,
+            "name": "You" if seat == me else names.get(seat, f"Seat {seat}"),
+            "is_me": seat == me,
+            "tricks": tricks[seat],
+            "taken": taken[seat],
+            "points": scored["points"][seat],
+            "total": scored["scores"][seat],
+            "shot_moon": seat == shooter,
+        })
+    moon_text = ""
+    if shooter is not None:
+        who = "You" if shooter == me else names.get(shooter, f"Seat {shooter}")
+        choice = scored.get("moon_choice")
+        if choice == "subtract":
+            how = "and took 26 off their score" if shooter != me else "and took 26 off your score"
+        elif choice == "add":
+            how = "and everyone else scores 26"
+        else:
+            how = ""
+        moon_text = f"{who} shot the moon{(' ' + how) if how else ''}!"
+    return {
+        "deal": deal,
+        "rows": rows,
+        "moon_text": moon_text,
+        "moon_shooter": shooter,
+        "last_trick_cards": [card_info(Card.parse(code)) for code in (last_trick or {}).get("cards", [])],
+    }
+
+
+def _seat_dicts(table: Table, view, me: int) -> tuple[dict, list[dict], dict[int, dict]]:
+    seats = {seat.number: seat for seat in table.seats.select_related("user")}
+    n = view.players
+    positions = POSITIONS[n - 1]
+    out = {}
+    trick_cards = dict(view.current_trick)
+    for number in range(n):
+        seat = seats[number]
+        offset = (number - me) % n
+        out[number] = {
+            "number": number,
+            "name": "You" if number == me else seat_name(seat),
+            "full_name": seat_name(seat),
+            "subtitle": seat_subtitle(seat),
+            "is_me": number == me,
+            "is_bot": seat.is_bot,
+            "is_person": bool(seat.user_id),
+            "connected": seat.connected,
+            "standing_in": seat.standing_in,
+            "computer_plays": seat.computer_plays,
+            "hand_size": view.hand_sizes[number],
+            "backs": range(min(view.hand_sizes[number], 13)),
+            "points_taken": view.points_taken[number],
+            "score": view.scores[number],
+            "position": "bottom" if number == me else positions[offset - 1],
+            "to_act": number in view.to_act,
+            "has_passed": number in view.passed_done,
+            "is_dealer": number == view.dealer,
+            "is_leader": number == view.leader and view.phase == "play",
+            "trick_card": card_info(trick_cards[number]) if number in trick_cards else None,
+            "void_suits": "".join(sorted((s.symbol for s in view.voids[number]), key="♣♦♠♥".index)),
+        }
+    opponents = [out[(me + k) % n] for k in range(1, n)]
+    return out[me], opponents, out
+
+
+def table_context(table: Table, seat_number: int, *, live: bool = False, hint=None, error: str | None = None) -> dict:
+    """Everything the table fragment shows to ``seat_number``, derived from its view only.
+
+    Keys (all plain values, safe to hand to any template):
+
+    - ``table_id``, ``version``, ``kind``, ``status``, ``live``, ``is_learn``, ``seat`` (the
+      viewer's seat number), ``phase``, ``deal_number``, ``hearts_broken``, ``my_turn``,
+      ``is_over``, ``error``.
+    - ``me``, ``opponents`` (clockwise from the viewer's left) and ``seats`` (by number): dicts
+      with ``name``, ``subtitle``, ``is_bot``, ``is_person``, ``connected``, ``standing_in``,
+      ``hand_size``, ``points_taken``, ``score``, ``position``, ``to_act``, ``has_passed``,
+      ``is_dealer``, ``trick_card``.
+    - ``hand``: the viewer's cards (``code``, ``symbol``, ``rank``, ``suit``, ``color``,
+      ``legal``, ``why`` — why it cannot be played now, ``received`` — passed to you,
+      ``hinted``, ``fan``).
+    - ``trick`` (cards on the table by seat), ``last_trick`` (the trick just taken),
+      ``passing`` (direction, target name, label, whether you passed, what you passed),
+      ``moon`` (choices for the shooter), ``deal_summary``, ``game_over``, ``status_text``,
+      ``turn_deadline`` (ISO time or None: show a countdown), ``poll`` (solo only: computers
+      must act), ``hint``, ``notes`` (learn mode), ``rules_lines``, and URLs.
+    """
+    from games import learn  # learn mode notes, decided from the view and the log
+
+    if table.state is None:
+        return {
+            "table_id": table.pk, "version": table.version, "status": table.status, "live": live,
+            "kind": table.kind, "waiting": True, "error": error, "seat": seat_number,
+            "status_text": "Waiting for the game to start.", "poll": False,
+            "rules_lines": _rules_lines(table), **_urls(table),
+        }
+    game, steps = game_with_history(table.state)
+    view = game.view(seat_number)
+    me = seat_number
+    n = view.players
+    me_dict, opponents, seats = _seat_dicts(table, view, me)
+    names = {number: info["full_name"] for number, info in seats.items()}
+    is_learn = table.kind == Table.Kind.LEARN
+    ended = table.status in (Table.Status.FINISHED, Table.Status.ABANDONED)
+
+    # What the viewer has done this deal: the passed-card dots last until their first play.
+    my_steps_this_deal = [s for s in steps if s.deal == view.deal_number and s.seat == me]
+    played_this_deal = any(s.kind == "play" for s in my_steps_this_deal)
+    received = set(view.received or ()) if view.phase == "play" and not played_this_deal else set()
+
+    hinted_codes: set[str] = set()
+    hint_info = None
+    if hint is not None:
+        action = hint.action
+        if isinstance(action, Card):
+            hinted_codes = {str(action)}
+        elif isinstance(action, (list, tuple)):
+            hinted_codes = {str(card) for card in action}
+        hint_info = {
+            "reason": hint.reason,
+            "cards": [card_info(Card.parse(code)) for code in sorted(hinted_codes, key=lambda c: Card.parse(c))],
+            "choice": action if isinstance(action, str) else None,
+        }
+
+    my_turn = me in view.to_act and not ended
+    hand = []
+    size = len(view.hand)
+    for index, card in enumerate(view.hand):
+        legal = my_turn and card in view.legal if view.phase in ("play", "pass") else False
+        if not my_turn:
+            why = _not_your_turn(view, names, me, ended)
+        elif view.phase == "play":
+            why = None if legal else game.why_illegal(me, card)
+        elif view.phase == "moon_choice":
+            why = "First choose how to score the moon."
+        else:
+            why = None
+        offset = index - (size - 1) / 2
+        hand.append(card_info(
+            card,
+            legal=legal,
+            why=why or "",
+            received=card in received,
+            hinted=str(card) in hinted_codes,
+            index=index,
+            fan=round(offset, 2),
+            lift=round(abs(offset) ** 2 * 0.35, 1),
+        ))
+
+    trick = [
+        {"seat": seat, "name": seats[seat]["name"], "position": seats[seat]["position"], "card": card_info(card),
+         "led": i == 0}
+        for i, (seat, card) in enumerate(view.current_trick)
+    ]
+    last_trick = None
+    if not view.current_trick and view.tricks:
+        done = view.tricks[-1]
+        last_trick = {
+            "winner": done.winner,
+            "winner_name": seats[done.winner]["name"],
+            "plays": [
+                {"seat": seat, "position": seats[seat]["position"], "card": card_info(card),
+                 "won": seat == done.winner}
+                for seat, card in done.plays
+            ],
+            "points": sum(view.rules.card_points(card) for card in done.cards),
+        }
+
+    passing = None
+    if view.phase == "pass" and not ended:
+        target = view.pass_target
+        direction = DIRECTION_WORDS.get(view.pass_direction, "")
+        target_name = names.get(target, "") if target is not None else ""
+        waiting = [seats[s]["name"] for s in view.to_act if s != me]
+        passing = {
+            "direction": str(view.pass_direction),
+            "direction_words": direction,
+            "target": target,
+            "target_name": target_name,
+            "label": f"Pass 3 cards {direction} ({target_name})",
+            "done": view.passed is not None,
+            "passed": [card_info(card) for card in view.passed or ()],
+            "waiting_text": f"Waiting for {_join(waiting)} to pass." if waiting else "",
+        }
+
+    received_info = None
+    if view.phase == "play" and view.received and not played_this_deal:
+        sender = (me - view.pass_direction.offset(n)) % n
+        received_info = {
+            "from_name": names.get(sender, ""),
+            "cards": [card_info(card) for card in view.received],
+            "passed": [card_info(card) for card in view.passed or ()],
+        }
+
+    moon = None
+    if view.phase == "moon_choice" and not ended:
+        shooter = view.moon_shooter
+        value = 43 if view.rules.black_maria else 26
+        if shooter == me:
+            subtract_scores = [s - value if i == me else s for i, s in enumerate(view.scores)]
+            add_scores = [s + value if i != me else s for i, s in enumerate(view.scores)]
+            moon = {
+                "mine": True,
+                "value": value,
+                "options": [
+                    {"choice": "subtract", "label": f"Take {value} off my score",
+                     "result": _score_line(subtract_scores, seats), "hinted": bool(hint_info and hint_info["choice"] == "subtract")},
+                    {"choice": "add", "label": f"Everyone else scores {value}",
+                     "result": _score_line(add_scores, seats), "hinted": bool(hint_info and hint_info["choice"] == "add")},
+                ],
+            }
+        else:
+            moon = {"mine": False, "shooter_name": names.get(shooter, ""), "value": value}
+
+    # The last deal's result: shown from the start of the next deal until your first move in it.
+    deal_summary = None
+    if view.phase == "over" or ended:
+        deal_summary = _deal_summary(steps, _last_scored_deal(steps), names, me, n)
+    elif view.deal_number > 1 and not my_steps_this_deal and not view.tricks:
+        deal_summary = _deal_summary(steps, view.deal_number - 1, names, me, n)
+
+    game_over = None
+    if view.phase == "over" or ended:
+        order = sorted(range(n), key=lambda s: (view.scores[s], s))
+        winners = list(view.winners)
+        game_over = {
+            "finished": view.phase == "over",
+            "abandoned": table.status == Table.Status.ABANDONED,
+            "end_reason": table.end_reason,
+            "winners": [seats[s]["name"] for s in winners],
+            "winners_text": _winners_text(winners, seats, me),
+            "i_won": me in winners,
+            "standings": [
+                {"place": place + 1, "name": seats[s]["name"], "score": view.scores[s], "is_me": s == me,
+                 "won": s in winners}
+                for place, s in enumerate(order)
+            ],
+        }
+
+    # Poll while a computer must act and the viewer waits on it (not while choosing their own
+    # move: a swap would undo a half-made pass selection).
+    poll = False
+    if not live and not ended and table.status == Table.Status.PLAYING and not my_turn:
+        poll = any(seats[s]["computer_plays"] for s in view.to_act)
+
+    deadline = table.turn_deadline.isoformat() if table.turn_deadline and not ended else None
+
+    context = {
+        "table_id": table.pk,
+        "version": table.version,
+        "kind": table.kind,
+        "status": table.status,
+        "live": live,
+        "is_learn": is_learn,
+        "seat": me,
+        "players": n,
+        "phase": view.phase,
+        "deal_number": view.deal_number,
+        "hearts_broken": view.hearts_broken,
+        "pass_direction": str(view.pass_direction),
+        "pass_direction_text": _direction_text(view, names),
+        "my_turn": my_turn,
+        "is_over": view.phase == "over" or ended,
+        "error": error,
+        "me": me_dict,
+        "opponents": opponents,
+        "seats": seats,
+        "seat_list": [seats[s] for s in range(n)],
+        "hand": hand,
+        "hand_size": size,
+        "trick": trick,
+        "last_trick": last_trick,
+        "passing": passing,
+        "received": received_info,
+        "moon": moon,
+        "deal_summary": deal_summary,
+        "game_over": game_over,
+        "status_text": _status_text(view, seats, me, ended, table),
+        "turn_deadline": deadline,
+        "turn_timer_seconds": table.turn_timer_seconds,
+        "poll": poll,
+        "poll_ms": POLL_MS,
+        "hint": hint_info,
+        "can_hint": not live and my_turn and view.phase in ("pass", "play", "moon_choice"),
+        "kitty": [card_info(card) for card in view.kitty],
+        "kitty_size": view.kitty_size,
+        "removed": [card_info(card) for card in view.removed],
+        "target": view.rules.target,
+        "rules_lines": _rules_lines(table),
+        **_urls(table),
+    }
+    context["notes"] = learn.notes(view, steps, names) if is_learn else []
+    return context
+
+
+def _last_scored_deal(steps: list[Step]) -> int:
+    for step in reversed(steps):
+        if any(event["type"] == "deal_scored" for event in step.events):
+            return step.deal
+    return 1
+
+
+def _rules_lines(table: Table) -> list[str]:
+    from games.engine import Rules
+
+    if table.kind == Table.Kind.LEARN:
+        return [
+            "One practice hand against three friendly computer players.",
+            "A real game goes on, deal after deal, until someone reaches 100 points; the lowest score wins.",
+        ] + Rules.from_dict(table.rules).describe()[1:-1]
+    return Rules.from_dict(table.rules).describe()
+
+
+def _score_line(scores: list[int], seats: dict[int, dict]) -> str:
+    return ", ".join(f"{seats[s]['name']} {score}" for s, score in enumerate(scores))
+
+
+def _winners_text(winners: list[int], seats: dict[int, dict], me: int) -> str:
+    if not winners:
+        return "The game ended without a winner."
+    if winners == [me]:
+        return "You win!"
+    names = [seats[s]["name"] for s in winners]
+    if len(winners) == 1:
+        return f"{names[0]} wins."
+    return f"{_join(names)} share the win."
+
+
+def _direction_text(view, names: dict[int, str]) -> str:
+    direction = view.pass_direction
+    if direction is PassDirection.HOLD:
+        return "Hold deal: no passing"
+    target = view.pass_target
+    return f"Pass {DIRECTION_WORDS[direction]} → {names.get(target, '')}"
+
+
+def _not_your_turn(view, names, me, ended) -> str:
+    if ended or view.phase == "over":
+        return "The game is over."
+    if view.phase == "pass":
+        return "You have passed; wait for the others."
+    if view.phase == "moon_choice":
+        return f"Wait for {names.get(view.moon_shooter, 'the shooter')} to score the moon."
+    turn = view.to_act[0] if view.to_act else None
+    return f"Wait for your turn — {names.get(turn, 'someone else')} is playing."
+
+
+def _status_text(view, seats, me, ended, table) -> str:
+    if table.status == Table.Status.ABANDONED:
+        return "This game was stopped" + (f": {table.end_reason}" if table.end_reason else ".")
+    if ended or view.phase == "over":
+        return "Game over."
+    if view.phase == "pass":
+        if me in view.to_act:
+            target = seats[view.pass_target]["name"] if view.pass_target is not None else ""
+            return f"Choose 3 cards to pass {DIRECTION_WORDS[view.pass_direction]} to {target}."
+        waiting = [seats[s]["name"] for s in view.to_act]
+        return f"Waiting for {_join(waiting)} to pass."
+    if view.phase == "moon_choice":
+        if view.moon_shooter == me:
+            return "You shot the moon! Choose how to score it."
+        return f"{seats[view.moon_shooter]['name']} shot the moon and is choosing how to score it."
+    turn = view.to_act[0]
+    if turn == me:
+        if not view.current_trick:
+            return "Your lead: play any highlighted card."
+        suit = view.current_trick[0][1].suit
+        if any(card.suit == suit for card in view.hand):
+            return f"Your turn: follow {suit.plural}."
+        return f"Your turn: you have no {suit.plural}, so play any highlighted card."
+    name = seats[turn]["name"]
+    if seats[turn]["computer_plays"]:
+        return f"{name} is thinking…"
+    return f"Waiting for {name} to play."
+
+
+def hint_for(table: Table, seat_number: int):
+    """The computer's advice for this seat now, from its view only (``bots.hint``)."""
+    game = Game.from_dict(table.state)
+    view = game.view(seat_number)
+    if seat_number not in view.to_act:
+        return None
+    return bots.hint(view)
+
+
+def render_table(
+    table: Table,
+    seat_number: int,
+    *,
+    live: bool = False,
+    error: str | None = None,
+    request=None,
+    hint=None,
+) -> str:
+    """HTML of the whole table fragment for one seat; its root element is ``<div id="table">``.
+
+    ``live=True``: forms use ``ws-send`` (htmx ws extension; the page must hold the
+    ``hx-ext="ws" ws-connect=...`` element) and the fragment never polls. Otherwise forms
+    ``hx-post`` to ``games:act`` and, while computers must act, the fragment polls
+    ``games:table_fragment?since=<version>``. ``error`` is shown as a player-facing alert.
+    """
+    context = table_context(table, seat_number, live=live, hint=hint, error=error)
+    return render_to_string("games/_table.html", context, request=request)
+
+
+def table_assets_html() -> str:
+    """The ``<link>``/``<script>`` tags the fragment needs (put them in the page's head)."""
+    return render_to_string("games/_table_assets.html")
+

@@ -1,0 +1,259 @@
+"""Writes: what a finished game does to ratings and statistics.
+
+The games app calls these inside the transaction that marks the game finished (or abandoned);
+each game is processed **exactly once**: the first call for a ``game_key`` creates its unique
+:class:`~ratings.models.RatedGame` row, any later call (a retried task, a duplicate event, a
+concurrent worker) finds the key taken and changes nothing.
+
+Rules
+-----
+1. Only rated games are rated: the games app calls :func:`apply_game_result` for rated tables
+   and may call :func:`record_game_stats` for other live games (statistics only).
+   :func:`should_rate` says whether a result would change any rating.
+2. Ratings are per table size (3, 4, 5 or 6 players); a player starts provisional and stays so
+   until ``PROVISIONAL_GAMES`` (10) rated games at that size.
+3. Computer seats (``user_id=None``) are not rated and are left out of the ranking: people are
+   ranked among themselves only.
+4. People who played to the end are ranked by final score, lower is better. Equal scores tie;
+   a tie — a shared win in particular — counts halfway between a win and a loss against each
+   player tied with you (see :mod:`ratings.skill` for how openskill is corrected for that).
+5. A person who dropped (left; a computer finished the game in their seat) is ranked below
+   everyone who played to the end, whatever the score. Several dropped players tie for last.
+6. Nothing is rated unless at least two people sat at the table and at least one of them played
+   to the end. Such a game is still recorded once, and counts in the unrated statistics.
+7. Abandoned games (ended by staff, or everyone left) — :func:`apply_abandoned_game`: the game
+   is not rated, except that each person who had dropped before it was abandoned takes their
+   loss: they are rated last against the people still seated (who tie above them). The people
+   still seated keep their ratings and their statistics do not count the game. If nobody had
+   dropped, or nobody was still seated, nothing is rated.
+
+Statistics (:class:`~ratings.models.PlayerStats`, per table size, rated and unrated apart):
+games, wins (shared wins included, and also counted apart), games left early, moons shot, and
+points and deals of games played to the end (for average points per deal). A dropped player's
+game counts as a game left early, never as a win, and its points are not theirs (a computer
+finished it), so only their moons count.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+
+from ratings import skill
+from ratings.models import TABLE_SIZES, PlayerStats, RatedGame, Rating, RatingChange
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """One seat's result at the end of a game.
+
+    ``user_id`` is None for a computer seat. ``dropped`` marks a person who left and whose seat
+    a computer finished. ``moons`` and ``deals`` count what the person played themselves (not
+    deals a computer played for them).
+    """
+
+    user_id: int | None
+    final_score: int
+    won: bool = False
+    dropped: bool = False
+    moons: int = 0
+    deals: int = 0
+
+    @property
+    def is_person(self) -> bool:
+        return self.user_id is not None
+
+
+def should_rate(rated: bool, results: Sequence[SeatResult]) -> bool:
+    """Whether :func:`apply_game_result` would change ratings for this game (rules 1, 3 and 6)."""
+    return bool(rated) and _enough_people(_people(results))
+
+
+def apply_game_result(game_key: str, table_size: int, results: list[SeatResult]) -> list[RatingChange] | None:
+    """Rate a finished rated game, once. Call it inside the ``transaction.atomic()`` block that
+    marks the game finished.
+
+    Returns the new :class:`RatingChange` rows in seat order (an empty list when rule 6 leaves
+    nothing to rate), or None when ``game_key`` was already processed (nothing changed).
+    """
+    _require_atomic("apply_game_result")
+    _validate(table_size, results)
+    people = _people(results)
+    if not _enough_people(people):
+        if _claim(game_key, table_size, RatedGame.Status.TOO_FEW_PLAYERS) is None:
+            return None
+        _add_stats(people, table_size, rated=False, shared_win=_shared_win(results))
+        return []
+
+    game = _claim(game_key, table_size, RatedGame.Status.RATED)
+    if game is None:
+        return None
+    finishers = [p for p in people if not p.dropped]
+    ranks = [_place(p, finishers) for p in people]
+    changes = _rate(game, table_size, people, ranks, persist=people)
+    _add_stats(people, table_size, rated=True, shared_win=_shared_win(results))
+    return changes
+
+
+def apply_abandoned_game(game_key: str, table_size: int, results: list[SeatResult]) -> list[RatingChange] | None:
+    """Record an abandoned rated game, once (rule 7): only people who had dropped are rated.
+
+    Call it inside the ``transaction.atomic()`` block that marks the game abandoned. Returns the
+    leavers' :class:`RatingChange` rows (maybe none), or None when already processed.
+    """
+    _require_atomic("apply_abandoned_game")
+    _validate(table_size, results)
+    people = _people(results)
+    game = _claim(game_key, table_size, RatedGame.Status.ABANDONED)
+    if game is None:
+        return None
+    leavers = [p for p in people if p.dropped]
+    seated = [p for p in people if not p.dropped]
+    if not leavers or not seated:
+        return []
+    ranks = [1 if not p.dropped else 1 + len(seated) for p in people]
+    changes = _rate(game, table_size, people, ranks, persist=leavers)
+    _add_stats(leavers, table_size, rated=True, shared_win=False)
+    return changes
+
+
+def record_game_stats(game_key: str, table_size: int, results: list[SeatResult]) -> bool:
+    """Count an unrated live game in its people's (unrated) statistics, once.
+
+    Call it inside the transaction that marks the game finished. Returns False when
+    ``game_key`` was already processed (by this or by :func:`apply_game_result`).
+    """
+    _require_atomic("record_game_stats")
+    _validate(table_size, results)
+    if _claim(game_key, table_size, RatedGame.Status.UNRATED) is None:
+        return False
+    _add_stats(_people(results), table_size, rated=False, shared_win=_shared_win(results))
+    return True
+
+
+# --- the parts ---------------------------------------------------------------------------------
+
+
+def _require_atomic(name: str) -> None:
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError(
+            f"{name} must be called inside the transaction.atomic() block that ends the game, "
+            "so the game's end and its rating are committed together."
+        )
+
+
+def _validate(table_size: int, results: Sequence[SeatResult]) -> None:
+    if table_size not in TABLE_SIZES:
+        raise ValueError(f"Ratings are kept for 3, 4, 5 or 6 players, not {table_size}.")
+    if len(results) != table_size:
+        raise ValueError(f"A {table_size}-player game needs {table_size} seat results, not {len(results)}.")
+    user_ids = [r.user_id for r in results if r.is_person]
+    if len(set(user_ids)) != len(user_ids):
+        raise ValueError("A person can sit in only one seat of a game.")
+    for r in results:
+        if r.moons < 0 or r.deals < 0:
+            raise ValueError("Moons and deals cannot be negative.")
+
+
+def _people(results: Iterable[SeatResult]) -> list[SeatResult]:
+    return [r for r in results if r.is_person]
+
+
+def _enough_people(people: Sequence[SeatResult]) -> bool:
+    return len(people) >= 2 and any(not p.dropped for p in people)
+
+
+def _shared_win(results: Sequence[SeatResult]) -> bool:
+    return sum(1 for r in results if r.won) > 1
+
+
+def _place(person: SeatResult, finishers: Sequence[SeatResult]) -> int:
+    """1 is best; equal scores share a place; everyone who dropped shares the place after the rest."""
+    if person.dropped:
+        return 1 + len(finishers)
+    return 1 + sum(1 for other in finishers if other.final_score < person.final_score)
+
+
+def _claim(game_key: str, table_size: int, status: str) -> RatedGame | None:
+    """Create the game's unique row, or None if another call (maybe concurrent) already did."""
+    try:
+        with transaction.atomic():  # a savepoint: a duplicate key leaves the caller's transaction usable
+            return RatedGame.objects.create(game_key=game_key, table_size=table_size, status=status)
+    except IntegrityError:
+        return None
+
+
+def _locked_ratings(user_ids: Sequence[int], table_size: int) -> dict[int, Rating]:
+    """The players' Rating rows (created at the defaults when missing), locked for update.
+
+    Rows are created and locked in user id order, so two games sharing players cannot deadlock.
+    """
+    user_ids = sorted(user_ids)
+    Rating.objects.bulk_create(
+        [Rating(user_id=user_id, table_size=table_size) for user_id in user_ids], ignore_conflicts=True
+    )
+    rows = Rating.objects.select_for_update().filter(user_id__in=user_ids, table_size=table_size).order_by("user_id")
+    return {row.user_id: row for row in rows}
+
+
+def _rate(
+    game: RatedGame,
+    table_size: int,
+    people: Sequence[SeatResult],
+    ranks: Sequence[int],
+    persist: Sequence[SeatResult],
+) -> list[RatingChange]:
+    """Rate ``people`` as ranked; save the new ratings of those in ``persist``, in seat order."""
+    ratings = _locked_ratings([p.user_id for p in people], table_size)
+    new_skills = skill.rate([ratings[p.user_id].skill for p in people], ranks)
+    keep = {p.user_id for p in persist}
+    changes = []
+    for person, rank, new in zip(people, ranks, new_skills):
+        if person.user_id not in keep:
+            continue
+        rating = ratings[person.user_id]
+        before = (rating.mu, rating.sigma, rating.display)
+        rating.mu, rating.sigma, rating.display = new.mu, new.sigma, new.display
+        rating.games += 1
+        rating.save(update_fields=["mu", "sigma", "display", "games", "updated_at"])
+        changes.append(
+            RatingChange.objects.create(
+                game=game,
+                user_id=person.user_id,
+                table_size=table_size,
+                rank=rank,
+                score=person.final_score,
+                dropped=person.dropped,
+                mu_before=before[0],
+                sigma_before=before[1],
+                display_before=before[2],
+                mu_after=new.mu,
+                sigma_after=new.sigma,
+                display_after=new.display,
+                games_after=rating.games,
+            )
+        )
+    return changes
+
+
+def _add_stats(people: Sequence[SeatResult], table_size: int, *, rated: bool, shared_win: bool) -> None:
+    if not people:
+        return
+    people = sorted(people, key=lambda p: p.user_id)  # one lock order for every game
+    PlayerStats.objects.bulk_create(
+        [PlayerStats(user_id=p.user_id, table_size=table_size, rated=rated) for p in people], ignore_conflicts=True
+    )
+    for p in people:
+        finished = not p.dropped
+        won = finished and p.won
+        PlayerStats.objects.filter(user_id=p.user_id, table_size=table_size, rated=rated).update(
+            games=F("games") + 1,
+            wins=F("wins") + int(won),
+            shared_wins=F("shared_wins") + int(won and shared_win),
+            left_early=F("left_early") + int(p.dropped),
+            points=F("points") + (p.final_score if finished else 0),
+            deals=F("deals") + (p.deals if finished else 0),
+            moons=F("moons") + p.moons,
+        )

@@ -1,0 +1,73 @@
+"""Hard: search choices, the standing, candidates, passing."""
+
+from games import bots
+from games.bots import hard, standing
+from games.bots.state import Knowledge
+from games.engine import Card, Game, Rules
+
+from .helpers import DUCK_HANDS
+
+C = Card.parse
+
+
+def test_utility_weighs_the_standing():
+    r = Rules()
+    # far from the target: fewer points is better, others' points help a little
+    assert standing.utility(r, [0] * 4, [0, 13, 13, 0], 0) > standing.utility(r, [0] * 4, [1, 25, 0, 0], 0)
+    # near the end, what matters is being lowest when someone reaches the target:
+    # 65 101 50 105 (seat 2 wins) is a loss although we took only 5 ...
+    lose = standing.utility(r, [60, 95, 50, 90], [5, 6, 0, 15], 0)
+    # ... while 70 96 65 90 (the game goes on) costs just the 10 we took ...
+    go_on = standing.utility(r, [60, 95, 50, 90], [10, 1, 15, 0], 0)
+    # ... and 70 101 76 90 wins the game for us although we took 10
+    win = standing.utility(r, [60, 95, 50, 90], [10, 6, 26, 0], 0)
+    assert win > go_on > lose
+    assert win > 30 and lose < -30
+
+
+def test_candidates_collapse_touching_cards():
+    g = Game.new(Rules(passing="none"), hands=DUCK_HANDS)
+    g.apply(0, "2C")
+    g.apply(1, "KC")
+    k = Knowledge.from_view(g.view(2))
+    # 5C 9C QC AC: the king is played, so the queen and ace are the same card now
+    assert hard.candidates(k, k.legal) == [C("5C").index, C("9C").index, C("QC").index]
+    g = Game.new(Rules(passing="none"), hands=DUCK_HANDS)
+    k = Knowledge.from_view(g.view(3))
+    # seat 3 holds the five top hearts and the queen to ace of spades: touching cards collapse
+    legal = k.hand
+    cands = hard.candidates(k, legal)
+    assert C("5H").index in cands and C("AH").index not in cands
+    assert C("QS").index in cands and C("KS").index in cands and C("AS").index not in cands
+
+
+def test_hard_ducks_an_obvious_trick_and_explains():
+    g = Game.new(Rules(passing="none"), hands=DUCK_HANDS)
+    g.apply(0, "2C")
+    g.apply(1, "KC")
+    v = g.view(2)
+    card = bots.choose_action(v, "hard", seed=1)
+    assert card in v.legal and card != C("AC")
+
+
+def test_hard_pass_is_three_of_its_cards_and_deterministic():
+    g = Game.new(Rules(), seed=21)
+    v = g.view(2)
+    a = bots.choose_action(v, "hard", seed=5)
+    assert len(set(a)) == 3 and set(a) <= set(v.hand)
+    assert a == bots.choose_action(v, "hard", seed=5)
+
+
+def test_time_budget_is_respected_roughly():
+    import time
+
+    g = Game.new(Rules(passing="none"), seed=2)
+    while True:
+        seat = g.to_act[0]
+        v = g.view(seat)
+        if len(v.legal) > 3:
+            break
+        g.apply(seat, bots.choose_action(v, "medium"))
+    t = time.perf_counter()
+    bots.choose_action(v, "hard", seed=1, time_budget=0.05)
+    assert time.perf_counter() - t < 1.0

@@ -1,0 +1,170 @@
+"""Friend rooms (create, link, seats, computers, start) and the matchmaking queue."""
+import datetime as dt
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from games import matchmaking, services
+from games.models import QueueEntry, Seat, Table
+from tests.live.test_gating import ROOM_POST
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def subscribed(people, subscribe):
+    for user in people:
+        subscribe(user)
+    return people
+
+
+def login(client, user):
+    client.force_login(user)
+    return client
+
+
+def test_host_creates_a_room_friends_take_seats_computers_fill_the_rest_and_it_starts(client, subscribed):
+    ann, bob = subscribed[:2]
+    response = login(client, ann).post(reverse("live:create_room"), dict(ROOM_POST, turn_timer_seconds=30, rated="on", target=50))
+    table = Table.objects.get(host=ann)
+    assert response["Location"] == reverse("live:room", args=[table.code]) == f"/live/room/{table.code}/"
+    assert table.kind == "friends" and table.rated and table.turn_timer_seconds == 30 and table.rules["target"] == 50
+    page = client.get(response["Location"])
+    assert page.status_code == 200
+    assert table.code.encode() in page.content and b'ws-connect="/ws/table/' in page.content
+
+    login(client, bob).post(reverse("live:take_seat", args=[table.code]))
+    assert Seat.objects.get(table=table, number=1).user == bob
+    # bob cannot start or seat computers
+    client.post(reverse("live:start", args=[table.code]))
+    client.post(reverse("live:fill_seats", args=[table.code]), {"level": "hard"})
+    table.refresh_from_db()
+    assert table.status == "waiting" and not Seat.objects.filter(table=table, bot_level="hard").exists()
+
+    login(client, ann)
+    started = client.post(reverse("live:start", args=[table.code]), follow=True)
+    assert b"Every seat needs a player" in started.content
+    client.post(reverse("live:fill_seats", args=[table.code]), {"level": "easy"})
+    assert [s.occupant_name for s in table.seats.all()] == [ann.public_name, bob.public_name, "CPU (Easy)", "CPU (Easy)"]
+    client.post(reverse("live:start", args=[table.code]))
+    table.refresh_from_db()
+    assert table.status == "playing"
+    page = client.get(reverse("live:room", args=[table.code]))
+    assert b'id="table"' in page.content
+
+
+def test_a_room_link_for_a_full_or_started_game(client, subscribed):
+    table = services.create_table(subscribed[0], services.Rules(players=3), kind="friends", seat_bots=[None] * 3)
+    services.fill_empty_seats(table.pk, subscribed[0])
+    services.start_table(table.pk)
+    page = login(client, subscribed[3]).get(reverse("live:room", args=[table.code]))
+    assert b"started without you" in page.content
+    response = client.post(reverse("live:take_seat", args=[table.code]), follow=True)
+    assert b"already started" in response.content
+    assert not Seat.objects.filter(user=subscribed[3]).exists()
+
+
+def test_a_friend_leaves_before_the_start_but_the_host_stays(client, subscribed):
+    ann, bob = subscribed[:2]
+    table = services.create_table(ann, services.Rules(), kind="friends", seat_bots=[None] * 4)
+    version = Table.objects.get(pk=table.pk).version
+    services.take_seat(table.pk, bob)
+    assert services.take_seat(table.pk, bob).number == 1, "taking a seat twice keeps the same one"
+    assert Table.objects.get(pk=table.pk).version == version + 1
+    login(client, bob).post(reverse("live:leave_seat", args=[table.code]))
+    assert not Seat.objects.filter(table=table, user=bob).exists()
+    with pytest.raises(services.ActionRejected):
+        services.leave_seat(table.pk, ann)
+
+
+def test_a_person_may_take_a_computers_seat_before_the_start(subscribed):
+    ann, bob = subscribed[:2]
+    table = services.create_table(ann, services.Rules(players=3), kind="friends", seat_bots=[None] * 3)
+    services.fill_empty_seats(table.pk, ann)
+    assert services.take_seat(table.pk, bob).number == 1
+    assert Seat.objects.get(table=table, number=1).bot_level == ""
+
+
+# --------------------------------------------------------------------------- matchmaking
+
+
+def entry(user, rating, waited=0, size=4):
+    now = timezone.now()
+    return QueueEntry.objects.create(user=user, table_size=size, rating=rating,
+                                     joined_at=now - dt.timedelta(seconds=waited), last_seen=now)
+
+
+def test_the_allowed_gap_widens_with_waiting(people):
+    now = timezone.now()
+    fresh = QueueEntry(user=people[0], table_size=4, rating=1500, joined_at=now, last_seen=now)
+    assert matchmaking.allowed_gap(fresh, now) == 100
+    assert matchmaking.allowed_gap(fresh, now + dt.timedelta(seconds=25)) == 200
+
+
+def test_players_far_apart_wait_until_their_gaps_widen(people):
+    a, b, c, d = people
+    entries = [entry(a, 1500), entry(b, 1550), entry(c, 1600), entry(d, 1800)]
+    assert matchmaking.match_players(4) == []
+    # after a minute everyone accepts ±400
+    QueueEntry.objects.update(joined_at=timezone.now() - dt.timedelta(seconds=60))
+    tables = matchmaking.match_players(4)
+    assert len(tables) == 1
+    table = tables[0]
+    assert table.kind == "matched" and table.rated and table.turn_timer_seconds == 30
+    table.refresh_from_db()
+    assert table.status == "playing"
+    assert {seat.user for seat in table.seats.all()} == set(people)
+    assert all(QueueEntry.objects.get(pk=e.pk).table_id == table.pk for e in entries)
+
+
+def test_the_closest_ratings_are_matched_and_others_keep_waiting(django_user_model):
+    users = [django_user_model.objects.create_user(f"p{i}") for i in range(6)]
+    ratings = [1500, 1510, 1990, 1520, 1530, 2400]
+    for user, rating in zip(users, ratings):
+        entry(user, rating)
+    (table,) = matchmaking.match_players(4)
+    seated = {seat.user.username for seat in table.seats.all()}
+    assert seated == {"p0", "p1", "p3", "p4"}
+    assert QueueEntry.objects.filter(table__isnull=True).count() == 2
+
+
+def test_the_queue_page_shows_the_wait_then_sends_everyone_to_the_table(client, subscribed):
+    for user in subscribed[:3]:
+        login(client, user).post(reverse("live:queue_join"), {"table_size": 4})
+    page = client.get(reverse("live:queue"))
+    assert b"Finding a 4-player game" in page.content and b"Cancel" in page.content
+    status = client.get(reverse("live:queue_status"), HTTP_HX_REQUEST="true")
+    assert b"3 waiting" in status.content
+    response = login(client, subscribed[3]).post(reverse("live:queue_join"), {"table_size": 4})
+    table = Table.objects.get(kind="matched")
+    assert response["Location"] == reverse("live:room", args=[table.code])
+    login(client, subscribed[0])
+    status = client.get(reverse("live:queue_status"), HTTP_HX_REQUEST="true")
+    assert status["HX-Redirect"] == reverse("live:room", args=[table.code])
+    assert not QueueEntry.objects.filter(user=subscribed[0]).exists()
+
+
+def test_cancel_leaves_the_queue(client, subscribed):
+    login(client, subscribed[0]).post(reverse("live:queue_join"), {"table_size": 3})
+    assert QueueEntry.objects.filter(user=subscribed[0]).exists()
+    client.post(reverse("live:queue_cancel"))
+    assert not QueueEntry.objects.exists()
+    assert client.get(reverse("live:queue")).status_code == 302
+
+
+def test_a_player_who_stopped_polling_is_dropped_from_the_queue(people):
+    stale = entry(people[0], 1500)
+    QueueEntry.objects.filter(pk=stale.pk).update(last_seen=timezone.now() - dt.timedelta(minutes=5))
+    for user in people[1:]:
+        entry(user, 1500)
+    assert matchmaking.match_players(4) == []
+    assert not QueueEntry.objects.filter(pk=stale.pk).exists()
+
+
+def test_match_task_runs_matching(people):
+    from games.tasks import match_players_task
+
+    for user in people:
+        entry(user, 1500)
+    assert match_players_task.apply(args=(4,)).get() == 1

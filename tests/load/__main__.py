@@ -1,0 +1,331 @@
+"""Load tool for live play: N tables of four real users, one websocket per seat.
+
+    python -m tests.load --tables 500 --url ws://127.0.0.1:8000
+    python -m tests.load --tables 500 --start-server          # starts daphne on a free port
+
+It creates the users, sessions and started tables through the ORM (same environment as the
+server: SQLITE_PATH, or DATABASE_URL and REDIS_URL), opens every socket in JSON format, and
+then each table plays: the seat on turn sends a legal card made against the version it saw,
+and the tool times how long until that move's update has reached all four seats. At the end
+it reports p50/p95/p99 of that latency and every lost (a version gap), duplicated or
+out-of-order update. Loopback only; bounded by ``--moves`` per table and ``--duration``.
+"""
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlparse
+
+ROOT = Path(__file__).resolve().parents[2]
+SERVER_LOG = Path(os.environ.get("TMPDIR", "/tmp")) / "hearts-load-daphne.log"
+
+
+def parse_args(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m tests.load", description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", type=int, default=50, help="tables of four people (default 50)")
+    parser.add_argument("--url", default="ws://127.0.0.1:8000", help="the daphne server (loopback only)")
+    parser.add_argument("--start-server", action="store_true", help="start daphne on a free port for the run")
+    parser.add_argument("--moves", type=int, default=20, help="moves per table (default 20)")
+    parser.add_argument("--think", type=float, default=2.0, help="seconds a player thinks before a move (mean)")
+    parser.add_argument("--duration", type=float, default=180.0, help="stop after this many seconds of play")
+    parser.add_argument("--connect-concurrency", type=int, default=50)
+    parser.add_argument("--seed", type=int, default=1)
+    return parser.parse_args(argv)
+
+
+# --------------------------------------------------------------------------- setup (ORM)
+
+
+def setup_tables(count: int, seed: int):
+    """Create ``count`` started 4-person tables; returns [(table_id, [session keys by seat])]."""
+    import django
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hearts_site.settings")
+    django.setup()
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from games import services
+    from games.engine import Rules
+
+    User = get_user_model()
+    run = f"{int(time.time())}{random.Random(seed).randrange(1000):03d}"
+    users = User.objects.bulk_create(User(username=f"load{run}-{i}", display_name=f"Load {i}") for i in range(count * 4))
+    users = list(User.objects.filter(username__startswith=f"load{run}-").order_by("pk"))
+    sessions = {}
+    for user in users:
+        store = SessionStore()
+        store[SESSION_KEY] = str(user.pk)
+        store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        store.create()
+        sessions[user.pk] = store.session_key
+    tables = []
+    from django.db import transaction
+
+    with transaction.atomic():  # one commit for the whole setup
+        _make_tables(count, seed, users, sessions, tables)
+    return tables
+
+
+def _make_tables(count, seed, users, sessions, tables):
+    from games import services
+    from games.engine import Rules
+
+    for index in range(count):
+        seated = users[index * 4:(index + 1) * 4]
+        table = services.create_table(
+            seated[0], Rules(passing="none"), kind="friends", seat_bots=[None] * 4, seed=seed * 100000 + index
+        )
+        for number, user in enumerate(seated[1:], start=1):
+            services.take_seat(table.pk, user, number)
+        services.start_table(table.pk)
+        tables.append((table.pk, [sessions[user.pk] for user in seated]))
+
+
+def final_versions(table_ids):
+    from games.models import Table
+
+    return dict(Table.objects.filter(pk__in=table_ids).values_list("pk", "version"))
+
+
+# --------------------------------------------------------------------------- the clients
+
+
+class Stats:
+    def __init__(self):
+        self.latencies = []
+        self.lost = 0
+        self.duplicated = 0
+        self.errors = {}
+        self.frames = 0
+        self.connect_failures = 0
+        self.stalled_tables = 0
+        self.error_samples = []
+        self.ended_early = 0
+
+
+class Seat:
+    def __init__(self, table, number, session):
+        self.table, self.number, self.session = table, number, session
+        self.version = None
+        self.state = None
+        self.ws = None
+
+    async def run(self, stats: Stats):
+        async for raw in self.ws:
+            stats.frames += 1
+            frame = json.loads(raw)
+            kind = frame["type"]
+            if kind == "state":
+                self.version = frame["version"]
+                self.state = frame["state"]
+            elif kind == "update":
+                version = frame["version"]
+                if self.version is not None and version <= self.version:
+                    stats.duplicated += 1
+                    continue
+                if self.version is not None and version > self.version + 1:
+                    stats.lost += version - self.version - 1
+                self.version = version
+                self.state = frame["state"]
+            elif kind == "error":
+                stats.errors[frame["code"]] = stats.errors.get(frame["code"], 0) + 1
+                if len(stats.error_samples) < 5:
+                    stats.error_samples.append(frame)
+            self.table.heard(self)
+
+
+class Table:
+    def __init__(self, table_id, sessions, args, rng):
+        self.id = table_id
+        self.seats = [Seat(self, number, session) for number, session in enumerate(sessions)]
+        self.args, self.rng = args, rng
+        self.pending = None  # (version we wait for, sent at)
+        self.changed = asyncio.Event()
+        self.moves = 0
+
+    def heard(self, seat):
+        self.changed.set()
+
+    def all_at(self, version):
+        return all(seat.version is not None and seat.version >= version for seat in self.seats)
+
+    async def play(self, stats: Stats, stop_at: float):
+        await asyncio.sleep(self.rng.random() * self.args.think)  # spread the tables out
+        if not await self._wait(lambda: all(seat.version is not None for seat in self.seats), stop_at):
+            stats.stalled_tables += 1
+            return
+        while self.moves < self.args.moves and time.monotonic() < stop_at:
+            state = next((s.state for s in self.seats if s.state), None)
+            if state is None or state["status"] != "playing":
+                stats.ended_early += 1
+                if len(stats.error_samples) < 8:
+                    stats.error_samples.append({"table": self.id, "versions": [x.version for x in self.seats],
+                                                "status": state and state["status"]})
+                return
+            version = max(seat.version for seat in self.seats)
+            if not self.all_at(version):
+                if not await self._wait(lambda: self.all_at(version), stop_at):
+                    stats.stalled_tables += 1
+                    return
+            mover = next((s for s in self.seats if s.state["view"] and s.number in s.state["view"]["to_act"]
+                          and s.state["version"] == version), None)
+            if mover is None:
+                await asyncio.sleep(0.05)
+                continue
+            await asyncio.sleep(self.rng.expovariate(1 / self.args.think) if self.args.think else 0)
+            card = self.rng.choice(mover.state["view"]["legal"])
+            sent = time.perf_counter()
+            await mover.ws.send(json.dumps({"action": "play", "card": card, "version": version}))
+            if not await self._wait(lambda: self.all_at(version + 1), stop_at + 10):
+                stats.stalled_tables += 1
+                return
+            stats.latencies.append(time.perf_counter() - sent)
+            self.moves += 1
+
+    async def _wait(self, predicate, deadline):
+        while not predicate():
+            self.changed.clear()
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            try:
+                await asyncio.wait_for(self.changed.wait(), min(remaining, 10))
+            except asyncio.TimeoutError:
+                if not predicate() and time.monotonic() >= deadline:
+                    return False
+        return True
+
+
+async def open_seat(seat, url, origin, semaphore, stats):
+    import websockets
+
+    async with semaphore:
+        for attempt in range(3):
+            try:
+                seat.ws = await websockets.connect(
+                    f"{url}/ws/table/{seat.table.id}/?format=json",
+                    additional_headers={"Cookie": f"sessionid={seat.session}", "Origin": origin},
+                    open_timeout=30, max_size=2**20, ping_interval=None,
+                )
+                return True
+            except Exception:
+                await asyncio.sleep(0.5 * (attempt + 1))
+        stats.connect_failures += 1
+        return False
+
+
+async def run_load(args, tables_setup):
+    url = args.url.rstrip("/")
+    host = urlparse(url).hostname
+    if host not in ("127.0.0.1", "localhost", "::1") and not host.startswith("127."):
+        raise SystemExit("The load tool only targets this machine (loopback addresses).")
+    origin = "http://" + urlparse(url).netloc
+    rng = random.Random(args.seed)
+    stats = Stats()
+    tables = [Table(table_id, sessions, args, random.Random(rng.random())) for table_id, sessions in tables_setup]
+    seats = [seat for table in tables for seat in table.seats]
+    semaphore = asyncio.Semaphore(args.connect_concurrency)
+    started = time.monotonic()
+    opened = await asyncio.gather(*(open_seat(seat, url, origin, semaphore, stats) for seat in seats))
+    connect_seconds = time.monotonic() - started
+    readers = [asyncio.create_task(seat.run(stats)) for seat, ok in zip(seats, opened) if ok]
+    playable = [table for table in tables if all(seat.ws for seat in table.seats)]
+    await asyncio.sleep(1.0)  # full states arrive
+    stop_at = time.monotonic() + args.duration
+    play_started = time.monotonic()
+    await asyncio.gather(*(table.play(stats, stop_at) for table in playable))
+    play_seconds = time.monotonic() - play_started
+    await asyncio.sleep(1.0)  # stragglers: anything duplicated late still counts
+    for seat in seats:
+        if seat.ws:
+            await seat.ws.close()
+    for reader in readers:
+        reader.cancel()
+    await asyncio.gather(*readers, return_exceptions=True)
+    return stats, tables, connect_seconds, play_seconds
+
+
+def percentile(values, q):
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_server(port: int):
+    process = subprocess.Popen(
+        [str(Path(sys.executable).parent / "daphne"), "-b", "127.0.0.1", "-p", str(port), "hearts_site.asgi:application"],
+        cwd=ROOT, env=dict(os.environ), stdout=subprocess.DEVNULL, stderr=open(SERVER_LOG, "w"),
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return process
+        except OSError:
+            time.sleep(0.2)
+    process.kill()
+    raise SystemExit("daphne did not start")
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    sys.path.insert(0, str(ROOT))
+    server = None
+    if args.start_server:
+        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, check=True)
+        port = free_port()
+        server = start_server(port)
+        args.url = f"ws://127.0.0.1:{port}"
+        print(f"daphne pid {server.pid} on {args.url}", flush=True)
+    try:
+        t0 = time.monotonic()
+        tables_setup = setup_tables(args.tables, args.seed)
+        print(f"setup: {args.tables} tables, {args.tables * 4} users in {time.monotonic() - t0:.1f} s", flush=True)
+        stats, tables, connect_seconds, play_seconds = asyncio.run(run_load(args, tables_setup))
+        versions = final_versions([table.id for table in tables])
+        behind = sum(1 for table in tables for seat in table.seats if seat.version is not None and seat.version != versions[table.id])
+    finally:
+        if server is not None:
+            server.send_signal(signal.SIGINT)
+            try:
+                server.wait(10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+    ms = [value * 1000 for value in stats.latencies]
+    from django.conf import settings
+
+    print(json.dumps({
+        "tables": args.tables, "sockets": args.tables * 4, "connect_failures": stats.connect_failures,
+        "connect_seconds": round(connect_seconds, 1), "play_seconds": round(play_seconds, 1),
+        "moves": len(ms), "moves_per_second": round(len(ms) / play_seconds, 1) if play_seconds else 0,
+        "frames_received": stats.frames,
+        "latency_ms": {"p50": round(percentile(ms, 50), 1), "p95": round(percentile(ms, 95), 1),
+                       "p99": round(percentile(ms, 99), 1), "max": round(max(ms), 1) if ms else None,
+                       "mean": round(statistics.fmean(ms), 1) if ms else None},
+        "lost_updates": stats.lost, "duplicated_updates": stats.duplicated, "seats_behind_at_end": behind,
+        "stalled_tables": stats.stalled_tables, "ended_early": stats.ended_early, "errors": stats.errors, "error_samples": stats.error_samples,
+        "channel_layer": settings.CHANNEL_LAYERS["default"]["BACKEND"].rsplit(".", 1)[-1],
+        "database": settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1],
+    }, indent=2))
+
+
+if __name__ == "__main__":
+    main()

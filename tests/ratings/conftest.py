@@ -1,0 +1,50 @@
+import itertools
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from ratings.services import SeatResult, apply_game_result
+
+_keys = itertools.count(1)
+
+
+@pytest.fixture
+def make_user(db):
+    def make(username: str, display_name: str = ""):
+        return get_user_model().objects.create_user(username=username, password=None, display_name=display_name)  # no hashing: fast
+
+    return make
+
+
+@pytest.fixture
+def players(make_user):
+    """Six people: alice, bob, carol, dave, erin, frank."""
+    return [make_user(name) for name in ("alice", "bob", "carol", "dave", "erin", "frank")]
+
+
+@pytest.fixture
+def rate_game():
+    """Play one rated game: ``rate_game([(user_or_None, score), ...], dropped={user}, ...)``.
+
+    Winners are the lowest scores among all seats; each seat played 10 deals.
+    """
+
+    def rate(seats, *, dropped=(), moons=None, deals=10, key=None):
+        low = min(score for _, score in seats)
+        dropped_ids = {u.pk for u in dropped}
+        results = [
+            SeatResult(
+                user_id=user.pk if user else None,
+                final_score=score,
+                won=score == low,
+                dropped=bool(user) and user.pk in dropped_ids,
+                moons=(moons or {}).get(user.pk if user else None, 0),
+                deals=deals,
+            )
+            for user, score in seats
+        ]
+        with transaction.atomic():
+            return apply_game_result(key or f"test:{next(_keys)}", len(seats), results)
+
+    return rate
