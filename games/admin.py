@@ -1,7 +1,35 @@
+"""The games app in the admin: what an operator needs to look at a table and unstick it.
+
+Tables show their rules, players, the stored engine state, the action log and a replay link;
+seats and the action log are searchable on their own. Staff end a stuck game with the
+"End the selected games" action, which goes through :func:`games.services.abandon_table`
+(the one code path: version bump, results, clients told) — never by editing ``status``.
+"""
+import json
+
+from django.apps import apps
 from django.contrib import admin, messages
+from django.db.models import Count
+from django.urls import NoReverseMatch, reverse
+from django.utils.html import format_html, format_html_join
 
 from games import services
 from games.models import Action, Seat, Table
+
+
+def _pretty_json(value) -> str:
+    if value is None:
+        return "—"
+    return format_html('<pre style="white-space: pre-wrap; max-height: 40em; overflow: auto">{}</pre>',
+                       json.dumps(value, indent=2, sort_keys=True))
+
+
+def replay_url(table: Table) -> str | None:
+    """The solo app's replay page of ``table`` (``games:replay``), once that page exists."""
+    try:
+        return reverse("games:replay", args=[table.pk])
+    except NoReverseMatch:
+        return None
 
 
 class SeatInline(admin.TabularInline):
@@ -17,26 +45,171 @@ class ActionInline(admin.TabularInline):
     fields = ("ply", "seat", "action", "actor", "created_at")
     readonly_fields = fields
     can_delete = False
+    ordering = ("ply",)
 
     def has_add_permission(self, request, obj=None):
         return False
 
 
+class StuckFilter(admin.SimpleListFilter):
+    """Games that look stuck: still active but untouched for a while."""
+
+    title = "activity"
+    parameter_name = "idle"
+
+    def lookups(self, request, model_admin):
+        return [("10m", "Active, idle over 10 minutes"), ("1d", "Active, idle over a day")]
+
+    def queryset(self, request, queryset):
+        from datetime import timedelta
+
+        from django.utils import timezone
+
+        spans = {"10m": timedelta(minutes=10), "1d": timedelta(days=1)}
+        if self.value() in spans:
+            return queryset.filter(
+                status__in=[Table.Status.WAITING, Table.Status.PLAYING],
+                updated_at__lt=timezone.now() - spans[self.value()],
+            )
+        return queryset
+
+
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):
-    list_display = ("id", "kind", "status", "host", "players_count", "rated", "version", "updated_at")
-    list_filter = ("kind", "status", "rated")
-    search_fields = ("code", "host__username", "seats__user__username")
-    readonly_fields = ("state", "version", "seed", "created_at", "updated_at", "started_at", "finished_at")
+    list_display = (
+        "id", "kind", "status", "host", "players_list", "rules_summary", "rated", "version",
+        "turn_timer_seconds", "turn_deadline", "updated_at", "replay_link",
+    )
+    list_display_links = ("id", "kind")
+    list_filter = ("status", "kind", "rated", "turn_timer_seconds", StuckFilter, "created_at")
+    search_fields = ("=id", "code", "host__username", "host__email", "seats__user__username",
+                     "seats__user__display_name", "end_reason")
+    list_select_related = ("host",)
+    date_hierarchy = "created_at"
+    raw_id_fields = ("host",)
+    readonly_fields = (
+        "rules_pretty", "players_list", "replay_link", "version", "seed", "state_summary", "state_pretty",
+        "created_at", "updated_at", "started_at", "finished_at",
+    )
+    fieldsets = (
+        (None, {"fields": ("kind", "status", "code", "host", "rated", "players_list", "replay_link")}),
+        ("Rules and timer", {"fields": ("rules_pretty", "turn_timer_seconds", "turn_deadline")}),
+        ("Progress", {"fields": ("version", "state_summary", "started_at", "finished_at", "end_reason",
+                                 "created_at", "updated_at")}),
+        ("Stored engine state (every hand: staff only)", {"classes": ("collapse",),
+                                                          "fields": ("seed", "state_pretty")}),
+    )
     inlines = [SeatInline, ActionInline]
     actions = ["end_stuck_games"]
 
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("seats__user").annotate(action_count=Count("actions"))
+
     @admin.display(description="Players")
-    def players_count(self, table):
-        return table.players
+    def players_list(self, table):
+        return ", ".join(f"{seat.number}: {seat.occupant_name}" + (" (computer standing in)" if seat.standing_in else "")
+                         for seat in table.seats.all())
+
+    @admin.display(description="Rules")
+    def rules_summary(self, table):
+        rules = table.rules or {}
+        return f"{rules.get('players', '?')}p to {rules.get('target', '?')}, passing {rules.get('passing', '?')}"
+
+    @admin.display(description="Rules")
+    def rules_pretty(self, table):
+        return _pretty_json(table.rules)
+
+    @admin.display(description="State")
+    def state_pretty(self, table):
+        return _pretty_json(table.state)
+
+    @admin.display(description="Where the game is")
+    def state_summary(self, table):
+        summary = (table.state or {}).get("state")
+        if not summary:
+            return "Not started"
+        return format_html(
+            "Deal {}, {} phase, to act: {}; scores {}; {} logged actions",
+            summary.get("deal_number"), summary.get("phase"), summary.get("to_act") or "nobody",
+            summary.get("scores"), getattr(table, "action_count", table.actions.count()),
+        )
+
+    @admin.display(description="Replay")
+    def replay_link(self, table):
+        url = replay_url(table) if table.pk else None
+        if url is None or table.state is None:
+            return "—"
+        return format_html('<a href="{}">replay</a>', url)
 
     @admin.action(description="End the selected games (mark abandoned)")
     def end_stuck_games(self, request, queryset):
         reason = f"Ended by staff ({request.user.username})"
         ended = sum(services.abandon_table(table.pk, reason) for table in queryset)
-        self.message_user(request, f"Ended {ended} game(s).", messages.SUCCESS)
+        skipped = queryset.count() - ended
+        text = f"Ended {ended} game(s)."
+        if skipped:
+            text += f" {skipped} had already ended."
+        self.message_user(request, text, messages.SUCCESS)
+
+
+@admin.register(Seat)
+class SeatAdmin(admin.ModelAdmin):
+    list_display = ("table", "number", "occupant", "bot_level", "standing_in", "connected", "left_at", "table_status")
+    list_filter = ("bot_level", "standing_in", "connected", "table__status", "table__kind")
+    search_fields = ("=table__id", "table__code", "user__username", "user__display_name", "user__email")
+    list_select_related = ("table", "user")
+    raw_id_fields = ("table", "user")
+
+    @admin.display(description="Occupant")
+    def occupant(self, seat):
+        return seat.occupant_name
+
+    @admin.display(description="Table status", ordering="table__status")
+    def table_status(self, seat):
+        return seat.table.get_status_display()
+
+
+@admin.register(Action)
+class ActionAdmin(admin.ModelAdmin):
+    """The action log across tables (read-only: the log is written by services only)."""
+
+    list_display = ("table", "ply", "seat", "action", "actor", "created_at")
+    list_filter = ("actor", "table__kind", "created_at")
+    search_fields = ("=table__id", "table__code")
+    list_select_related = ("table",)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+# Live play's own rows, when that part of the app is installed.
+def _register_optional(model_name, **options):
+    try:
+        model = apps.get_model("games", model_name)
+    except LookupError:
+        return
+    if admin.site.is_registered(model):
+        return
+    admin.site.register(model, type(f"{model_name}Admin", (admin.ModelAdmin,), options))
+
+
+_register_optional(
+    "QueueEntry",
+    list_display=("user", "table_size", "rating", "joined_at", "last_seen", "table"),
+    list_filter=("table_size",),
+    search_fields=("user__username", "user__display_name"),
+    raw_id_fields=("user", "table"),
+    list_select_related=("user",),
+)
+_register_optional(
+    "SeatConnection",
+    list_display=("channel_name", "seat", "opened_at"),
+    search_fields=("channel_name", "seat__user__username", "=seat__table__id"),
+    raw_id_fields=("seat",),
+)

@@ -13,7 +13,7 @@ In a websocket consumer::
 The fragment's forms use ``ws-send``; the htmx ws extension sends their fields as JSON::
 
     {"action": "play", "card": "QS", "version": "17", "HEADERS": {...}}
-    {"action": "pass", "cards": ["2C", "3C", "4C"], "version": "3", "deal": "1", "HEADERS": {...}}
+    {"action": "pass", "cards": ["2C", "3C", "4C"], "version": "3", "HEADERS": {...}}
     {"action": "moon", "choice": "subtract", "version": "60", "HEADERS": {...}}
 
 ``submit_fields(table_id, seat_number, frame, user=user)`` applies such a frame through
@@ -211,34 +211,18 @@ def action_from_fields(data) -> tuple[object, int | None]:
 
 
 def submit_fields(table_id: int, seat_number: int, data, *, user=None) -> str | None:
-    """Apply what a client sent (HTTP POST or ws frame) for a seat; the player-facing error or None.
-
-    Passing is simultaneous: while you choose, others pass and the table version moves on. A
-    pass made on an earlier version of the *same* pass (``deal`` field, you still to pass) is
-    applied at the current version; every other stale move is rejected.
-    """
+    """Apply what a client sent (HTTP POST or ws frame) for a seat; the player-facing error or None."""
     from games import services
 
     try:
         action, version = action_from_fields(data)
     except BadFields as problem:
         return str(problem)
-    deal_text = data.get("deal")
-    if isinstance(deal_text, list):
-        deal_text = deal_text[-1] if deal_text else None
-    for _attempt in range(5):
-        try:
-            services.submit_action(table_id, seat_number, action, expected_version=version, user=user)
-            return None
-        except services.ActionRejected as rejected:
-            if rejected.code != "stale" or not isinstance(action, list) or not str(deal_text or "").isdigit():
-                return str(rejected)
-            table = Table.objects.get(pk=table_id)
-            game = services.load_game(table)
-            if game.phase != "pass" or game.deal_number != int(deal_text) or seat_number not in game.to_act:
-                return str(rejected)
-            version = table.version
-    return "The table is busy; please try again."
+    try:
+        services.submit_action(table_id, seat_number, action, expected_version=version, user=user)
+    except services.ActionRejected as rejected:
+        return str(rejected)
+    return None
 
 
 # --------------------------------------------------------------------------- the table context

@@ -186,7 +186,9 @@ def _apply_action(table_id, seat_number, action, expected_version, user, actor) 
             raise ActionRejected("not_started", "The game has not started yet.")
         if table.status != Table.Status.PLAYING:
             raise ActionRejected("game_over", "This game is over.")
-        if expected_version is not None and expected_version != table.version:
+        if expected_version is not None and expected_version != table.version and not _same_passing_round(
+            table, expected_version, seat_number, parsed
+        ):
             raise ActionRejected(
                 "stale",
                 "That move was made on an earlier position of the table; "
@@ -214,6 +216,19 @@ def _apply_action(table_id, seat_number, action, expected_version, user, actor) 
         table.save()
         _notify_after_commit(table, events)
     return ActionOutcome(version=table.version, events=events)
+
+
+def _same_passing_round(table: Table, expected_version: int, seat_number: int, action) -> bool:
+    """Passing is simultaneous: a pass is not stale because other seats passed meanwhile.
+
+    True when ``action`` is a pass and every move since ``expected_version`` was another
+    seat's pass, so the player chose from the hand they still hold. A second copy of the
+    seat's own pass stays stale.
+    """
+    if not isinstance(action, list) or not 0 < expected_version < table.version:
+        return False
+    since = Action.objects.filter(table=table, ply__gt=expected_version).values_list("seat", "action")
+    return all(isinstance(move, list) and seat != seat_number for seat, move in since)
 
 
 def _plan_next(table: Table, game: Game) -> None:

@@ -114,7 +114,12 @@ else:
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
             # Several threads (daphne, in-process task runner) write: wait rather than fail.
-            "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
+            "OPTIONS": {
+                "timeout": 20,
+                "transaction_mode": "IMMEDIATE",
+                # Without the write-ahead log every move's commit waits for several disk flushes.
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            },
         }
     }
 
@@ -158,7 +163,8 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30},
+            # channels_redis blocks up to 5 s reading a channel; the socket must wait longer.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 15}], "capacity": 1500, "expiry": 30},
         }
     }
 else:

@@ -91,7 +91,7 @@ class Config:
         "rules", "players", "hand_size", "deck_mask", "removed_mask", "kitty_size",
         "no_first_points", "first_points_mask", "hearts_any", "breaks_mask", "lowest_club",
         "moon", "moon_mask", "moon_value", "jd", "points", "tricks_per_deal", "deck_cards",
-        "deck", "pass_cycle",
+        "deck", "pass_cycle", "removed_cards",
     )
 
     def __init__(self, rules) -> None:
@@ -102,6 +102,8 @@ class Config:
         for c in rules.removed:
             removed |= 1 << c.index
         self.removed_mask = removed
+        #: the Card values taken out of the deck (rules.removed)
+        self.removed_cards = rules.removed
         self.deck_mask = FULL & ~removed
         self.kitty_size = rules.kitty_size
         self.no_first_points = not rules.first_trick_points

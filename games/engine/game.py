@@ -33,7 +33,10 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Sequence
 
 from . import fast
-from .cards import _BY_TEXT, _CARDS, Card, Suit, cards_to_mask, mask_to_cards, parse_cards
+from .cards import (
+    _BY_TEXT, _CARDS, _CLUB_SEGMENTS, _DIAMOND_SEGMENTS, _HEART_SEGMENTS, _SPADE_SEGMENTS, Card, Suit,
+    cards_to_mask, mask_to_cards, parse_cards,
+)
 from .rules import PassDirection, Rules
 
 __all__ = ["Game", "IllegalAction", "PlayerView", "Trick", "PHASES", "MOON_OPTIONS", "game_winners"]
@@ -43,6 +46,8 @@ MOON_OPTIONS = ("subtract", "add")
 _SUITS = (Suit.CLUBS, Suit.DIAMONDS, Suit.SPADES, Suit.HEARTS)
 _NAMES = tuple(str(c) for c in _CARDS)
 _BIT = tuple(1 << i for i in range(52))
+# bitmask of suits (bit 0 clubs .. bit 3 hearts) -> frozenset of Suit, for view.voids
+_SUIT_SETS = tuple(frozenset(_SUITS[i] for i in range(4) if v >> i & 1) for v in range(16))
 _FORMAT = "hearts-game/1"
 
 
@@ -189,14 +194,19 @@ def _parse_card(action: Any) -> Card:
     raise IllegalAction(f"Play one card, e.g. 'QS' — not {action!r}.")
 
 
+# "QS", "qs", "Q♠", "10S"... -> card index
+_TEXT_INDEX = {text: card.index for text, card in _BY_TEXT.items()}
+
+
 def _card_index(action: Any) -> int:
     """``_parse_card(action).index``, with a fast path for a Card or a plain "QS" string."""
     if type(action) is Card:
         return action.index
-    card = _BY_TEXT.get(action) if type(action) is str else None
-    if card is None:
-        card = _parse_card(action)
-    return card.index
+    if type(action) is str:
+        c = _TEXT_INDEX.get(action, -1)
+        if c >= 0:
+            return c
+    return _parse_card(action).index
 
 
 # random.Random.shuffle, written out with getrandbits (no method call per card).  It makes
@@ -229,6 +239,16 @@ if not _shuffle_matches_random():  # pragma: no cover - a Python with another sh
         rng.shuffle(x)
 
 
+def _make_view(fields: dict[str, Any]) -> PlayerView:
+    """``PlayerView(**fields)``, without the frozen dataclass's 30 ``object.__setattr__`` calls.
+
+    ``fields`` must hold every field, in the dataclass's order (tests check this).
+    """
+    view = object.__new__(PlayerView)
+    view.__dict__.update(fields)
+    return view
+
+
 def _seat_list(seats: Iterable[int]) -> str:
     seats = list(seats)
     if len(seats) == 1:
@@ -253,9 +273,10 @@ class Game:
         "_rules", "_cfg", "_seed", "_setup", "_n", "_deal_number", "_dealer", "_scores",
         "_deal_points", "_winners", "_phase", "_direction", "_hands", "_deal_kitty", "_kitty",
         "_kitty_taker", "_passes", "_received", "_taken", "_tricks", "_trick", "_leader",
-        "_turn", "_broken", "_voids", "_played", "_first_lead", "_moon_shooter", "_pending",
+        "_turn", "_broken", "_voids", "_first_lead", "_moon_shooter", "_pending",
         "_ply", "_log",
         "_legal",  # play phase: the mask of cards the seat to play may play, worked out once per ply
+        "_trick_values",  # Trick values of the first completed tricks, made as views ask for them
     )
 
     def __init__(self) -> None:
@@ -413,10 +434,10 @@ class Game:
         self._received = None
         self._taken = [0] * n
         self._tricks = []
+        self._trick_values = []
         self._trick = []
         self._broken = False
         self._voids = [0] * n
-        self._played = 0
         self._pending = None
         self._leader = None
         self._turn = None
@@ -499,7 +520,11 @@ class Game:
     @property
     def tricks(self) -> tuple[Trick, ...]:
         """Completed tricks of this deal, in order."""
-        return tuple(Trick(l, tuple((s, _CARDS[c]) for s, c in p), w) for l, p, w in self._tricks)
+        made = self._trick_values
+        if len(made) < len(self._tricks):
+            for l, p, w in self._tricks[len(made):]:
+                made.append(Trick(l, tuple([(s, _CARDS[c]) for s, c in p]), w))
+        return tuple(made)
 
     @property
     def tricks_taken(self) -> tuple[tuple[Trick, ...], ...]:
@@ -596,7 +621,11 @@ class Game:
         if ph == "play":
             if seat != self._turn:
                 return []
-            return list(mask_to_cards(self._legal))
+            m = self._legal  # list(mask_to_cards(m)), written out: this is the hot path
+            return list(
+                _CLUB_SEGMENTS[m & 0x1FFF] + _DIAMOND_SEGMENTS[m >> 13 & 0x1FFF]
+                + _SPADE_SEGMENTS[m >> 26 & 0x1FFF] + _HEART_SEGMENTS[m >> 39 & 0x1FFF]
+            )
         if ph == "pass":
             if not isinstance(seat, int) or not 0 <= seat < self._n or self._passes[seat] is not None:
                 return []
@@ -668,7 +697,12 @@ class Game:
             raise IllegalAction(f"That action is out of date (game is at move {self._ply}, not {ply}).")
         if self._phase == "play" and seat == self._turn and type(seat) is int:
             # The common case, kept short: the seat to play plays a card (as _play_card).
-            c = action.index if type(action) is Card else _card_index(action)
+            if type(action) is Card:
+                c = action.index
+            else:
+                c = _TEXT_INDEX.get(action, -1) if type(action) is str else -1
+                if c < 0:
+                    c = _card_index(action)
             if not self._legal >> c & 1:
                 raise IllegalAction(self.why_illegal(seat, _CARDS[c]))
             self._log.append((self._deal_number, seat, _NAMES[c]))
@@ -727,12 +761,12 @@ class Game:
             if not hand >> x & 1:
                 raise IllegalAction(f"You don't hold {_NAMES[x]}.")
         mask = 1 << a | 1 << b | 1 << c
-        self._log.append((self._deal_number, seat, [_NAMES[x] for x in cards]))
+        self._log.append((self._deal_number, seat, list(map(_NAMES.__getitem__, cards))))
         self._ply += 1
         self._passes[seat] = mask
         self._hands[seat] = hand & ~mask
         events: list[dict[str, Any]] = [{"type": "cards_passed", "seat": seat, "deal": self._deal_number}]
-        if all(p is not None for p in self._passes):
+        if None not in self._passes:
             n = self._n
             off = self._direction.offset(n)
             received = [0] * n
@@ -755,7 +789,6 @@ class Game:
         bit = 1 << c
         hands = self._hands
         hands[seat] ^= bit
-        self._played |= bit
         trick = self._trick
         if trick:
             led = trick[0][1] // 13
@@ -850,6 +883,15 @@ class Game:
 
     # ------------------------------------------------------------------ views
 
+    def _played_mask(self) -> int:
+        """The cards played this deal: those taken in tricks (not the kitty) and the current trick's."""
+        played = 0
+        for m in self._taken:
+            played |= m
+        for _, c in self._trick:
+            played |= 1 << c
+        return played & ~self._deal_kitty
+
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may know: its own hand, passes and everything public.
 
@@ -862,43 +904,40 @@ class Game:
         n = self._n
         passes = self._passes
         mine = passes[seat]
-        received = None
-        if self._received is not None:
-            received = mask_to_cards(self._received[seat])
-        hold = self._direction is PassDirection.HOLD
-        kitty_shown = mask_to_cards(self._deal_kitty) if self._kitty_taker is not None else ()
-        return PlayerView(
-            seat=seat,
-            rules=self._rules,
-            phase=self._phase,
-            players=n,
-            dealer=self._dealer,
-            deal_number=self._deal_number,
-            pass_direction=self._direction,
-            hand=mask_to_cards(self._hands[seat]),
-            legal=tuple(self.legal(seat)),
-            to_act=self.to_act,
-            passed=None if mine is None else mask_to_cards(mine),
-            received=received,
-            pass_target=None if hold else self._direction.target(seat, n),
-            passed_done=tuple(s for s in range(n) if passes[s] is not None),
-            current_trick=self.current_trick,
-            leader=self._leader,
-            tricks=self.tricks,
-            played=frozenset(mask_to_cards(self._played)),
-            hearts_broken=self._broken,
-            hand_sizes=tuple(m.bit_count() for m in self._hands),
-            points_taken=self.points_taken,
-            kitty_size=self._cfg.kitty_size,
-            kitty=kitty_shown,
-            removed=self._rules.removed,
-            voids=tuple(frozenset(_SUITS[i] for i in range(4) if v >> i & 1) for v in self._voids),
-            scores=self.scores,
-            deal_points=self.deal_points,
-            winners=self._winners,
-            moon_shooter=self.moon_shooter,
-            is_first_trick=self.is_first_trick,
-        )
+        direction = self._direction
+        # The fields in PlayerView's order (see _make_view).
+        return _make_view({
+            "seat": seat,
+            "rules": self._rules,
+            "phase": self._phase,
+            "players": n,
+            "dealer": self._dealer,
+            "deal_number": self._deal_number,
+            "pass_direction": direction,
+            "hand": mask_to_cards(self._hands[seat]),
+            "legal": tuple(self.legal(seat)),
+            "to_act": self.to_act,
+            "passed": None if mine is None else mask_to_cards(mine),
+            "received": None if self._received is None else mask_to_cards(self._received[seat]),
+            "pass_target": None if direction is PassDirection.HOLD else direction.target(seat, n),
+            "passed_done": tuple([s for s in range(n) if passes[s] is not None]),
+            "current_trick": self.current_trick,
+            "leader": self._leader,
+            "tricks": self.tricks,
+            "played": frozenset(mask_to_cards(self._played_mask())),
+            "hearts_broken": self._broken,
+            "hand_sizes": tuple(map(int.bit_count, self._hands)),
+            "points_taken": self.points_taken,
+            "kitty_size": self._cfg.kitty_size,
+            "kitty": mask_to_cards(self._deal_kitty) if self._kitty_taker is not None else (),
+            "removed": self._cfg.removed_cards,
+            "voids": tuple(map(_SUIT_SETS.__getitem__, self._voids)),
+            "scores": tuple(self._scores),
+            "deal_points": tuple(self._deal_points),
+            "winners": self._winners,
+            "moon_shooter": self.moon_shooter,
+            "is_first_trick": self.is_first_trick,
+        })
 
     # ------------------------------------------------------------------ copying, saving, replay
 
@@ -925,12 +964,12 @@ class Game:
         g._received = None if self._received is None else list(self._received)
         g._taken = list(self._taken)
         g._tricks = list(self._tricks)
+        g._trick_values = list(self._trick_values)
         g._trick = list(self._trick)
         g._leader = self._leader
         g._turn = self._turn
         g._broken = self._broken
         g._voids = list(self._voids)
-        g._played = self._played
         g._first_lead = self._first_lead
         g._moon_shooter = self._moon_shooter
         g._pending = self._pending
@@ -1022,8 +1061,15 @@ class Game:
     def from_dict(cls, d: dict[str, Any]) -> "Game":
         """Rebuild a game saved with :meth:`to_dict` (replays and checks the log)."""
         g = cls._initial(d)
+        apply = g.apply
         for i, entry in enumerate(d.get("log", ())):
-            cls._apply_entry(g, i, entry)
+            # _apply_entry, written out (the web layer rebuilds the game on every request)
+            if entry.get("deal") != g._deal_number:
+                cls._apply_entry(g, i, entry)  # raises the error
+            try:
+                apply(entry["seat"], entry["action"])
+            except IllegalAction as exc:
+                raise ValueError(f"Log entry {i} ({entry!r}) is illegal: {exc}") from None
         state = d.get("state")
         if state is not None and state != g._state():
             raise ValueError("The saved state does not match its action log.")

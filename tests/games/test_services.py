@@ -202,3 +202,22 @@ def test_a_computer_turn_that_arrives_before_its_commit_waits(player):
     table.refresh_from_db()
     with pytest.raises(services.NotYetCommitted):
         services.play_computer_turns(table.pk, table.version + 1)
+
+
+@pytest.mark.django_db
+def test_a_pass_is_not_stale_because_others_passed_meanwhile(player, other):
+    table = services.create_table(player, Rules(), seat_bots=[None, None, "easy", "easy"], seed=4)
+    Seat.objects.filter(table=table, number=1).update(user=other)
+    services.start_table(table.pk)
+    table.refresh_from_db()
+    seen = table.version  # both people look at the table now; the computers have passed
+    game = services.load_game(table)
+    services.submit_action(table.pk, 1, [str(c) for c in game.legal(1)[:3]], user=other, expected_version=seen)
+    services.submit_action(table.pk, 0, [str(c) for c in game.legal(0)[:3]], user=player, expected_version=seen)
+    table.refresh_from_db()
+    assert services.load_game(table).phase == "play"
+    # but a card played on a version from before those passes is stale
+    with pytest.raises(ActionRejected) as error:
+        seat = services.load_game(table).to_act[0]
+        services.submit_action(table.pk, seat, "2C", expected_version=seen)
+    assert error.value.code == "stale"
