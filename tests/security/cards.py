@@ -26,12 +26,39 @@ def card_pattern(card: Card) -> re.Pattern:
     return re.compile(f"{by_code}|{by_symbol}|{by_name}")
 
 
-def texts_of(content: str) -> list[str]:
-    """The forms of a page worth searching: as sent, entities decoded, and its text with tags
-    removed (a face drawn as <b>Q</b><i>♠</i> reads "Q♠")."""
+# Sentences that name a card without saying where it is: rules and teaching text. Each one was
+# read and judged generic; a sentence that tells where a hidden card is must never be added.
+GENERIC_PHRASES = [
+    re.compile(pattern) for pattern in (
+        r"Each heart is 1 point, the Q♠ is 13\.",
+        r"Black Maria: K♠ 10, A♠ 7",
+        r"Omnibus: jack of diamonds is −10",
+        # learn-to-play notes (games/learn.py)
+        r"nobody may play a heart or the Q♠ on it, unless they hold nothing else\.",
+        r"Every heart you take is 1 point and the Q♠ 13;",
+        r"take every heart and the Q♠ in one hand",
+        r"Pass the cards you least want: the Q♠, the A♠ and K♠ \(they can end up taking the queen\)",
+        r"a great chance to get rid of the Q♠ or a high heart",
+        # hints (games/bots/hints.py): the queen is still out, which everyone can tell
+        r"but stay below the queen of spades",
+    )
+]
+
+
+def texts_of(content: str, public=()) -> list[str]:
+    """The forms of a page worth searching: entities decoded, and its text with tags removed
+    (a face drawn as <b>Q</b><i>♠</i> reads "Q♠"); ``public`` sentences (the table's rules)
+    and :data:`GENERIC_PHRASES` taken out."""
     decoded = html.unescape(content)
     stripped = html.unescape(_TAG.sub("", content))
-    return [content, decoded, stripped]
+    out = []
+    for text in (decoded, stripped):
+        for sentence in public:
+            text = text.replace(sentence, " ")
+        for phrase in GENERIC_PHRASES:
+            text = phrase.sub(" ", text)
+        out.append(text)
+    return out
 
 
 def json_strings(value) -> list[str]:
@@ -53,21 +80,72 @@ def json_strings(value) -> list[str]:
     return out
 
 
-def cards_mentioned(content, cards) -> set:
-    """Which of ``cards`` appear in ``content`` (HTML/text, or a parsed JSON value)."""
+def _all_texts(content, public=()) -> list[str]:
     if isinstance(content, bytes):
         content = content.decode("utf-8", "replace")
     if isinstance(content, str):
-        texts = texts_of(content)
+        texts = texts_of(content, public)
         try:
             parsed = json.loads(content)
         except ValueError:
             parsed = None
         if isinstance(parsed, (dict, list)):
-            texts += [text for s in json_strings(parsed) for text in texts_of(s)]
-    else:
-        texts = [text for s in json_strings(content) for text in texts_of(s)]
-    return {card for card in cards if any(card_pattern(card).search(text) for text in texts)}
+            texts += [text for s in json_strings(parsed) for text in texts_of(s, public)]
+        return texts
+    return [text for s in json_strings(content) for text in texts_of(s, public)]
+
+
+_RANKS = "23456789TJQKA"
+_SUITS = "CDSH"
+_SYMBOLS = "♣♦♠♥"
+_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "ace")
+_SUIT_WORDS = ("clubs", "diamonds", "spades", "hearts")
+# The same rules as card_pattern, for every card at once (one pass over a page).
+_ANY_CODE = re.compile(r"(?<![A-Za-z0-9])(10|[2-9TJQKA])([CDSH])(?![A-Za-z0-9])")
+_ANY_SYMBOL = re.compile(r"(?<![A-Za-z0-9])(10|[2-9JQKA])([♣♦♠♥])")
+_ANY_NAME = re.compile(rf"(?i)\b({'|'.join(_WORDS)}) of ({'|'.join(_SUIT_WORDS)})\b")
+
+
+def _card(rank: str, suit: str) -> Card:
+    return Card.parse(("T" if rank == "10" else rank) + suit)
+
+
+def all_cards_in(text: str) -> set:
+    found = {_card(m.group(1), m.group(2)) for m in _ANY_CODE.finditer(text)}
+    found |= {_card(m.group(1), _SUITS[_SYMBOLS.index(m.group(2))]) for m in _ANY_SYMBOL.finditer(text)}
+    found |= {
+        _card(_RANKS[_WORDS.index(m.group(1).lower())], _SUITS[_SUIT_WORDS.index(m.group(2).lower())])
+        for m in _ANY_NAME.finditer(text)
+    }
+    return found
+
+
+def cards_mentioned(content, cards, public=()) -> set:
+    """Which of ``cards`` appear in ``content`` (HTML/text, or a parsed JSON value), leaving
+    out the ``public`` sentences."""
+    found = set()
+    for text in _all_texts(content, public):
+        found |= all_cards_in(text)
+    return found & set(cards)
+
+
+def rules_sentences(rules) -> list[str]:
+    """The table's rules as the engine words them (shown on table pages; name no hand)."""
+    from games.engine import Rules
+
+    if isinstance(rules, dict):
+        rules = Rules.from_dict(rules)
+    return sorted(rules.describe(), key=len, reverse=True)
+
+
+def mention_contexts(content, cards, public=(), width=60) -> list[str]:
+    """Where each of ``cards`` is mentioned, with some text around it (for failure messages)."""
+    out = []
+    for text in _all_texts(content, public):
+        for card in cards:
+            for match in card_pattern(card).finditer(text):
+                out.append(f"{card}: …{text[max(match.start() - width, 0):match.end() + width]}…")
+    return sorted(set(out))
 
 
 def hidden_from(game, seat: int) -> set:

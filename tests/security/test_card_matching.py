@@ -26,6 +26,14 @@ def test_lookalikes_are_not_cards():
     assert cards_mentioned("110♥", {TH}) == set()
 
 
+def test_public_sentences_are_left_out():
+    from games.engine import Rules
+    from tests.security.cards import rules_sentences
+
+    page = "<li>The holder of the 2♣ leads it to the first trick.</li><li>Bob holds the A♠</li>"
+    assert cards_mentioned(page, ALL, rules_sentences(Rules())) == {AS}
+
+
 def test_hidden_cards_are_the_other_hands_less_what_you_passed():
     from games.engine import Game, Rules
 
@@ -38,3 +46,17 @@ def test_hidden_cards_are_the_other_hands_less_what_you_passed():
     assert not hidden & set(game.hands[0])
     assert not hidden & set(mine), "seat 0 passed these and knows where they are"
     assert len(hidden) == 39 - 3
+
+
+def test_the_one_pass_finder_agrees_with_each_cards_pattern():
+    import random
+
+    from games.engine import FULL_DECK
+    from tests.security.cards import all_cards_in, card_pattern
+
+    rng = random.Random(3)
+    pieces = ["Q", "S", "10", "T", "H", "♠", "♥", "1", "0", "A", " ", "-", "x", "queen of spades", "ten of hearts",
+              "<b>", "</b>", "#", "2C", "C", "K♣", "J", "D"]
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 12)))
+        assert all_cards_in(text) == {card for card in FULL_DECK if card_pattern(card).search(text)}, text
