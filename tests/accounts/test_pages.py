@@ -42,7 +42,10 @@ def test_signup_page_renders_with_a_csrf_token(client):
     response = client.get(reverse("accounts:signup"))
     assert response.status_code == 200
     assert b"csrfmiddlewaretoken" in response.content
-    assert b"accounts/accounts.css" in response.content
+    from django.templatetags.static import static
+
+    # In production the stylesheet's name carries its content hash (manifest storage).
+    assert static("accounts/accounts.css").encode() in response.content
 
 
 def test_signup_goes_to_a_safe_next_page_only(client):
