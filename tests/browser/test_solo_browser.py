@@ -168,6 +168,10 @@ def test_on_a_phone(site, open_page, screens):
     new_game(page, site, target="13")
     wait_for_turn(page)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], "no sideways scrolling"
+    header = page.locator(".site-header").bounding_box()
+    assert header["height"] < 50, f"the header is one row on a phone, not {header['height']:.0f}px of the table"
+    page.locator(".site-header nav button", has_text="Log out").scroll_into_view_if_needed()
+    assert page.locator(".site-header nav button", has_text="Log out").is_visible(), "every link stays reachable"
     cards = page.locator(".hand .playing-card")
     assert cards.count() == 13
     for i in range(13):
