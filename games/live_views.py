@@ -4,8 +4,6 @@ matchmaking queue. The table itself is the websocket (:mod:`games.consumers`).
 Every entry point to a NEW live game or seat checks live access (the subscription); playing
 on at a table where you are already seated does not, so a lapse lets a game finish.
 """
-import functools
-
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -14,43 +12,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from accounts.decorators import live_access_required
+from accounts.selectors import has_live_access, live_access_denied_message, live_access_denied_reason, pricing_url
 from games import matchmaking, services
 from games.forms import NewGameForm
 from games.models import QueueEntry, Seat, Table
 
-# --------------------------------------------------------------------------- adapters
-# The accounts app owns the subscription rule. Imported lazily so that live play keeps
-# working (ungated, TEMPORARY) in a tree where that app has not landed yet.
-
-
-def has_live_access(user, now=None) -> bool:
-    try:
-        from accounts.selectors import has_live_access as rule
-    except ImportError:  # TEMPORARY: accounts.selectors not merged yet
-        return bool(user is not None and user.is_authenticated)
-    return rule(user, now)
-
-
-def live_access_denied_message(user) -> str:
-    try:
-        from accounts.selectors import live_access_denied_message as message
-    except ImportError:  # TEMPORARY
-        return "Live play needs a subscription."
-    return message(user)
-
-
-def live_access_required(view):
-    """``accounts.decorators.live_access_required``, looked up when the view runs."""
-
-    @functools.wraps(view)
-    def wrapper(request, *args, **kwargs):
-        try:
-            from accounts.decorators import live_access_required as decorator
-        except ImportError:  # TEMPORARY
-            decorator = login_required
-        return decorator(view)(request, *args, **kwargs)
-
-    return wrapper
+__all__ = ["has_live_access", "live_access_denied_message", "live_access_required"]  # the subscription rule's home is accounts
 
 
 # --------------------------------------------------------------------------- forms
@@ -90,7 +58,8 @@ def lobby(request):
     access = has_live_access(request.user)
     return render(request, "live/lobby.html", {
         "room_form": RoomForm(), "queue_form": QueueForm(), "my_tables": my_tables,
-        "has_access": access, "denied_message": "" if access else live_access_denied_message(request.user),
+        "has_access": access, "denied_reason": "" if access else live_access_denied_reason(request.user),
+        "pricing_url": pricing_url(),
         "queue_entry": QueueEntry.objects.filter(user=request.user, table__isnull=True).first(),
     })
 
@@ -131,7 +100,8 @@ def room(request, code):
         "can_join": mine is None and table.status == Table.Status.WAITING,
     }
     if mine is None and table.status == Table.Status.WAITING and not has_live_access(request.user):
-        context["denied_message"] = live_access_denied_message(request.user)
+        context["denied_reason"] = live_access_denied_reason(request.user)
+        context["pricing_url"] = pricing_url()
         context["can_join"] = False
     if mine is not None and table.status != Table.Status.WAITING:
         from games.consumers import Snapshot, render_table_html, load_snapshot

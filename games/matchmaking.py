@@ -35,11 +35,9 @@ def matched_turn_timer() -> int:
 
 
 def rating_of(user, table_size: int) -> int:
-    """The player's displayed rating for that table size (1500 until the ratings app is in)."""
-    try:
-        from ratings.selectors import rating_for
-    except ImportError:  # TEMPORARY: until the ratings app lands in main
-        return 1500
+    """The player's displayed rating for that table size."""
+    from ratings.selectors import rating_for
+
     rating = rating_for(user, table_size)
     return int(getattr(rating, "display", 1500))
 

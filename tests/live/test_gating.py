@@ -48,6 +48,7 @@ def test_the_lobby_tells_a_player_without_live_access_why(client, people):
     response = client.get(reverse("live:lobby"))
     assert response.status_code == 200
     assert b"Live play needs a subscription" in response.content
+    assert b'<a href="/accounts/pricing/">See plans</a>' in response.content, "the way to a plan is a link"
 
 
 @pytest.mark.django_db(transaction=True)
