@@ -25,11 +25,10 @@ from asgiref.sync import iscoroutinefunction, sync_to_async
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpResponse
 from django.template.loader import render_to_string
-from django.urls import reverse
 
-from accounts.models import SubscriptionStatus
 from accounts.selectors import (
     has_live_access,
+    live_access_action,
     live_access_denied_message,
     live_access_denied_reason,
     pricing_url,
@@ -49,16 +48,15 @@ def _is_htmx(request) -> bool:
 def live_access_denied_response(request) -> HttpResponse:
     """The response a live-play view gives a player without live access."""
     message = live_access_denied_message(request.user)
-    subscription = subscription_for(request.user)
-    past_due = subscription is not None and subscription.status == SubscriptionStatus.PAST_DUE
+    action_url, action_label = live_access_action(request.user)
     context = {
         "message": message,
         "reason": live_access_denied_reason(request.user)
-        if subscription is not None
+        if subscription_for(request.user) is not None
         else "Friend rooms and matchmaking are part of the live-play subscription.",
         "pricing_url": pricing_url(),
-        "action_url": reverse("accounts:profile") + "#subscription" if past_due else pricing_url(),
-        "action_label": "Update your payment" if past_due else "See plans",
+        "action_url": action_url,
+        "action_label": action_label,
     }
     if _is_htmx(request):
         response = HttpResponse(

@@ -140,6 +140,15 @@ def live_access_denied_message(user, now: dt.datetime | None = None) -> str:
     return f"{reason} See plans: {pricing_url()}"
 
 
+def live_access_action(user) -> tuple[str, str]:
+    """Where a player refused live play goes next, as (url, label): their payment details
+    when a payment failed, else the plans."""
+    subscription = subscription_for(user) if getattr(user, "is_authenticated", False) else None
+    if subscription is not None and subscription.status == SubscriptionStatus.PAST_DUE:
+        return reverse("accounts:profile") + "#subscription", "Update your payment"
+    return pricing_url(), "See plans"
+
+
 def subscription_summary(user, now: dt.datetime | None = None) -> dict:
     """What the profile page shows about a player's plan.
 

@@ -28,6 +28,7 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from accounts.selectors import has_live_access, live_access_denied_message
 from games import services
 from games.realtime import remember_server_loop, table_group
 
@@ -284,8 +285,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             # take a seat (a NEW game): the subscription gate.
             if snapshot.table.status != snapshot.table.Status.WAITING:
                 return await self.refuse("no_seat", "You have no seat at this table.", CLOSE_FORBIDDEN)
-            if not await db(_live_access)(self.user):
-                message = await db(_denied_message)(self.user)
+            if not await db(has_live_access)(self.user):
+                message = await db(live_access_denied_message)(self.user)
                 return await self.refuse("subscription_required", message, CLOSE_FORBIDDEN)
         # Seated players need no check: a game in progress may finish after a lapse.
 
@@ -445,14 +446,3 @@ def _move_from(action: str, frame: dict):
         return None
     return value[:20]
 
-
-def _live_access(user) -> bool:
-    from games.live_views import has_live_access
-
-    return has_live_access(user)
-
-
-def _denied_message(user) -> str:
-    from games.live_views import live_access_denied_message
-
-    return live_access_denied_message(user)

@@ -13,12 +13,10 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from accounts.decorators import live_access_required
-from accounts.selectors import has_live_access, live_access_denied_message, live_access_denied_reason, pricing_url
+from accounts.selectors import has_live_access, live_access_action, live_access_denied_reason
 from games import matchmaking, services
 from games.forms import NewGameForm
 from games.models import QueueEntry, Seat, Table
-
-__all__ = ["has_live_access", "live_access_denied_message", "live_access_required"]  # the subscription rule's home is accounts
 
 
 # --------------------------------------------------------------------------- forms
@@ -58,8 +56,7 @@ def lobby(request):
     access = has_live_access(request.user)
     return render(request, "live/lobby.html", {
         "room_form": RoomForm(), "queue_form": QueueForm(), "my_tables": my_tables,
-        "has_access": access, "denied_reason": "" if access else live_access_denied_reason(request.user),
-        "pricing_url": pricing_url(),
+        "has_access": access, **({} if access else _denied_context(request.user)),
         "queue_entry": QueueEntry.objects.filter(user=request.user, table__isnull=True).first(),
     })
 
@@ -83,6 +80,13 @@ def create_room(request):
     return redirect("live:room", code=table.code)
 
 
+def _denied_context(user) -> dict:
+    """What ``live/_denied.html`` tells a player without live access, and where it sends them."""
+    action_url, action_label = live_access_action(user)
+    return {"denied_reason": live_access_denied_reason(user), "denied_action_url": action_url,
+            "denied_action_label": action_label}
+
+
 def _room(code):
     return get_object_or_404(Table, code=code, kind__in=[Table.Kind.FRIENDS, Table.Kind.MATCHED])
 
@@ -100,11 +104,9 @@ def room(request, code):
         "can_join": mine is None and table.status == Table.Status.WAITING,
     }
     if mine is None and table.status == Table.Status.WAITING and not has_live_access(request.user):
-        context["denied_reason"] = live_access_denied_reason(request.user)
-        context["pricing_url"] = pricing_url()
-        context["can_join"] = False
+        context.update(_denied_context(request.user), can_join=False)
     if mine is not None and table.status != Table.Status.WAITING:
-        from games.consumers import Snapshot, render_table_html, load_snapshot
+        from games.consumers import load_snapshot, render_table_html
 
         context["table_html"] = render_table_html(load_snapshot(table.pk), mine.number)
     return render(request, "live/room.html", context)

@@ -425,7 +425,7 @@ def take_seat(table_id: int, user, seat_number: int | None = None) -> Seat:
 
     Idempotent: a person already seated gets their seat back. Raises :class:`ActionRejected`
     when the game has started or every seat holds a person. (Whether the person may play
-    live at all is the caller's question: see ``games.live_views.has_live_access``.)
+    live at all is the caller's question: see ``accounts.selectors.has_live_access``.)
     """
     with task_batch(), transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table_id)

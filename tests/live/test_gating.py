@@ -51,6 +51,23 @@ def test_the_lobby_tells_a_player_without_live_access_why(client, people):
     assert b'<a href="/accounts/pricing/">See plans</a>' in response.content, "the way to a plan is a link"
 
 
+@pytest.mark.django_db
+def test_the_lobby_sends_a_player_whose_payment_failed_to_their_payment_details(client, people, subscribe):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from accounts.models import SubscriptionStatus
+
+    subscription = subscribe(people[0], status=SubscriptionStatus.PAST_DUE)
+    subscription.past_due_since = timezone.now() - dt.timedelta(days=60)
+    subscription.save()
+    client.force_login(people[0])
+    page = client.get(reverse("live:lobby")).content.decode()
+    assert "your last payment failed" in page
+    assert f'<a href="{reverse("accounts:profile")}#subscription">Update your payment</a>' in page
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 @pytest.mark.parametrize("plan", ["none", "expired", "active"])
