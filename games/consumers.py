@@ -20,17 +20,16 @@ Protocol:
 import asyncio
 import json
 import logging
-import threading
 import time
-from collections import OrderedDict
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from accounts.selectors import has_live_access, live_access_denied_message
-from games import services
+from games import services, snapshots
 from games.realtime import remember_server_loop, table_group
+from games.snapshots import Snapshot
 
 log = logging.getLogger(__name__)
 
@@ -59,96 +58,15 @@ def db(function):
 # --------------------------------------------------------------------------- snapshots
 #
 # Every connection at a table hears of every change, and each needs the table at that
-# version. A process loads each (table, version) once and shares it: one database read and
-# one engine replay per change, not one per seat.
-
-
-class Snapshot:
-    """A table as loaded at one version: the row, its seats and (once started) the game."""
-
-    def __init__(self, table, seats, game):
-        self.table = table
-        self.seats = seats
-        self.game = game
-        self.version = table.version
-        self._views = {}
-
-    def view(self, seat_number: int):
-        if seat_number not in self._views:
-            self._views[seat_number] = self.game.view(seat_number)
-        return self._views[seat_number]
-
-    def seat_for(self, user_id):
-        return next((seat for seat in self.seats if seat.user_id == user_id), None)
-
-
-_snapshots: "OrderedDict[int, Snapshot]" = OrderedDict()
-_SNAPSHOT_LIMIT = 4096
-_snapshots_lock = threading.Lock()
-
-
-def _remember(snapshot: Snapshot) -> Snapshot:
-    with _snapshots_lock:
-        return _remember_locked(snapshot)
-
-
-def _remember_locked(snapshot: Snapshot) -> Snapshot:
-    current = _snapshots.get(snapshot.table.pk)
-    if current is not None and current.version > snapshot.version and current.table.code == snapshot.table.code:
-        return current  # a newer state was loaded meanwhile
-    _snapshots[snapshot.table.pk] = snapshot
-    _snapshots.move_to_end(snapshot.table.pk)
-    while len(_snapshots) > _SNAPSHOT_LIMIT:
-        _snapshots.popitem(last=False)
-    return snapshot
-
-
-def load_snapshot(table_id: int) -> Snapshot | None:
-    """Read the table now (sync; call through ``database_sync_to_async``)."""
-    from games.engine import Game
-    from games.models import Table
-
-    table = Table.objects.select_related("host").filter(pk=table_id).first()
-    if table is None:
-        return None
-    seats = list(table.seats.select_related("user"))
-    game = None
-    if table.state is not None:
-        previous = _snapshots.get(table_id)
-        same = previous is not None and previous.table.code == table.code
-        game = _advance(previous.game if same else None, table.state) or Game.from_dict(table.state)
-    return _remember(Snapshot(table, seats, game))
-
-
-def _advance(game, state):
-    """The saved game ``state`` reached by applying its newer log entries to a copy of
-    ``game`` (the same game at an earlier ply) instead of replaying the whole log."""
-    if game is None or state.get("seed") != game.seed:
-        return None
-    log_entries = state.get("log", ())
-    if game.ply > len(log_entries) or game.log() != log_entries[: game.ply]:
-        return None
-    copy = game.copy()
-    try:
-        for entry in log_entries[game.ply:]:
-            copy.apply(entry["seat"], entry["action"])
-    except Exception:
-        return None
-    return copy if copy.ply == state.get("ply") else None
-
-
-def cached_snapshot(table_id: int, at_least: int) -> Snapshot | None:
-    snapshot = _snapshots.get(table_id)
-    return snapshot if snapshot is not None and snapshot.version >= at_least else None
-
+# version: one snapshot (games.snapshots) per change serves them all.
 
 _loading: dict = {}
 
 
 async def snapshot_at_least(table_id: int, version: int) -> Snapshot | None:
-    """The table at ``version`` or later: from the cache, from a load already on its way
-    (every seat hears of a change at once: one load serves them all), or loaded now."""
-    snapshot = cached_snapshot(table_id, version)
+    """The table at ``version`` or later: from this process's snapshots, from a load already
+    on its way (every seat hears of a change at once: one load serves them all), or loaded now."""
+    snapshot = snapshots.cached(table_id, version)
     if snapshot is not None:
         return snapshot
     pending = _loading.get(table_id)
@@ -159,7 +77,7 @@ async def snapshot_at_least(table_id: int, version: int) -> Snapshot | None:
     future = asyncio.get_running_loop().create_future()
     _loading[table_id] = future
     try:
-        snapshot = await db(load_snapshot)(table_id)
+        snapshot = await db(snapshots.load)(table_id)
         future.set_result(snapshot)
     except BaseException as error:
         future.set_exception(error)
@@ -169,12 +87,6 @@ async def snapshot_at_least(table_id: int, version: int) -> Snapshot | None:
         if _loading.get(table_id) is future:
             del _loading[table_id]
     return snapshot
-
-
-def forget_snapshots() -> None:
-    """Drop every cached table (tests: a new database reuses table ids)."""
-    _snapshots.clear()
-    _loading.clear()
 
 
 # --------------------------------------------------------------------------- rendering
@@ -212,9 +124,10 @@ def state_json(snapshot: Snapshot, seat_number: int | None) -> dict:
 
 
 def render_table_html(snapshot: Snapshot, seat_number: int | None, error: str | None = None) -> str:
-    """HTML of ``#table`` for one seat: the solo engineer's table when it is installed,
-    the waiting room before the start."""
+    """HTML of ``#table`` for one seat: the table once the game has started, the waiting room before."""
     from django.template.loader import render_to_string
+
+    from games.presenters import render_table
 
     table = snapshot.table
     if table.status == table.Status.WAITING or seat_number is None:
@@ -222,37 +135,7 @@ def render_table_html(snapshot: Snapshot, seat_number: int | None, error: str | 
             "live/_room_seats.html",
             {"table": table, "seats": snapshot.seats, "seat_number": seat_number, "error": error},
         )
-    try:
-        from games.presenters import render_table
-    except ImportError:  # TEMPORARY: until the solo engineer's table UI is in main
-        return _fallback_render(snapshot, seat_number, error)
-    return render_table(table, seat_number, live=True, error=error)
-
-
-def _fallback_render(snapshot: Snapshot, seat_number: int, error: str | None) -> str:
-    """TEMPORARY minimal live table (used only while ``games.presenters`` is missing)."""
-    from django.template.loader import render_to_string
-
-    view = snapshot.view(seat_number)
-    names = {seat.number: seat.occupant_name for seat in snapshot.seats}
-    legal = set(view.legal) if view.phase != "moon_choice" else set()
-    return render_to_string(
-        "live/_fallback_table.html",
-        {
-            "table": snapshot.table,
-            "version": snapshot.version,
-            "view": view,
-            "seat_number": seat_number,
-            "hand": [{"code": str(card), "label": card.symbol, "legal": card in legal} for card in view.hand],
-            "trick": [{"name": names.get(seat), "label": card.symbol} for seat, card in view.current_trick],
-            "scores": [
-                {"name": names.get(number), "score": score, "taken": view.points_taken[number],
-                 "to_act": number in view.to_act, "me": number == seat_number}
-                for number, score in enumerate(view.scores)
-            ],
-            "error": error,
-        },
-    )
+    return render_table(snapshot, seat_number, live=True, error=error)
 
 
 # --------------------------------------------------------------------------- the consumer
@@ -275,7 +158,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
         if self.user is None or not self.user.is_authenticated:
             return await self.refuse("login_required", "Log in to play live.", CLOSE_UNAUTHENTICATED)
-        snapshot = await db(load_snapshot)(self.table_id)
+        snapshot = await db(snapshots.load)(self.table_id)
         if snapshot is None or not snapshot.table.is_live:
             return await self.refuse("no_table", "There is no live table here.", CLOSE_NOT_FOUND)
         seat = snapshot.seat_for(self.user.pk)
@@ -375,9 +258,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.deliver(snapshot, events=message.get("events", []), event_version=version)
 
     async def send_state(self, *, fresh: bool = False, error: str | None = None):
-        snapshot = None if fresh else cached_snapshot(self.table_id, self.version)
+        snapshot = None if fresh else snapshots.cached(self.table_id, self.version)
         if snapshot is None:
-            snapshot = await db(load_snapshot)(self.table_id)
+            snapshot = await db(snapshots.load)(self.table_id)
         if snapshot is not None:
             await self.deliver(snapshot, error=error)
 

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.decorators import live_access_required
 from accounts.selectors import has_live_access, live_access_action, live_access_denied_reason
-from games import matchmaking, services
+from games import matchmaking, services, snapshots
 from games.forms import NewGameForm
 from games.models import QueueEntry, Seat, Table
 
@@ -106,9 +106,9 @@ def room(request, code):
     if mine is None and table.status == Table.Status.WAITING and not has_live_access(request.user):
         context.update(_denied_context(request.user), can_join=False)
     if mine is not None and table.status != Table.Status.WAITING:
-        from games.consumers import load_snapshot, render_table_html
+        from games.consumers import render_table_html
 
-        context["table_html"] = render_table_html(load_snapshot(table.pk), mine.number)
+        context["table_html"] = render_table_html(snapshots.of_row(table, seats), mine.number)
     return render(request, "live/room.html", context)
 
 

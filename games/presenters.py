@@ -22,14 +22,14 @@ None; answer with ``render_table(..., error=error)``.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, reverse
 
 from games import bots
+from games import snapshots
 from games.engine import Card, Game, PassDirection
 from games.models import Seat, Table
+from games.snapshots import Snapshot, Step, initial_game, step_of
 
 # Friendly names for computer seats (seat number -> name); the level is shown beside it.
 BOT_NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eve", "Finn")
@@ -58,51 +58,13 @@ class BadFields(ValueError):
 # --------------------------------------------------------------------------- the log, replayed
 
 
-@dataclass
-class Step:
-    """One applied action, with its public events. Never carries another seat's passed cards."""
-
-    ply: int
-    deal: int
-    seat: int
-    kind: str  # "pass" | "play" | "moon"
-    card: str | None = None  # the card played (public), for "play"
-    choice: str | None = None  # for "moon"
-    events: list = field(default_factory=list)
-
-
-def _initial_game(state: dict) -> Game:
-    base = {key: state[key] for key in ("format", "rules", "seed", "setup")}
-    base["log"] = []
-    return Game.from_dict(base)
-
-
-def _step(ply: int, entry: dict, events: list) -> Step:
-    action = entry["action"]
-    if isinstance(action, list):
-        return Step(ply, entry["deal"], entry["seat"], "pass", events=events)
-    if action in ("add", "subtract"):
-        return Step(ply, entry["deal"], entry["seat"], "moon", choice=action, events=events)
-    return Step(ply, entry["deal"], entry["seat"], "play", card=str(action), events=events)
-
-
-def game_with_history(state: dict) -> tuple[Game, list[Step]]:
-    """Replay a stored game: the game now and every step with its (public) events."""
-    game = _initial_game(state)
-    steps = []
-    for index, entry in enumerate(state.get("log", ())):
-        events = game.apply(entry["seat"], entry["action"])
-        steps.append(_step(index + 1, entry, events))
-    return game, steps
-
-
 def game_at(state: dict, ply: int) -> tuple[Game, Step | None]:
     """The game after ``ply`` actions and the step that led there (None at the start)."""
-    game = _initial_game(state)
+    game = initial_game(state)
     step = None
     for index, entry in enumerate(state.get("log", ())[:ply]):
         events = game.apply(entry["seat"], entry["action"])
-        step = _step(index + 1, entry, events)
+        step = step_of(index + 1, entry, events)
     return game, step
 
 
@@ -295,8 +257,8 @@ def _deal_summary(steps: list[Step], deal: int, names: dict[int, str], me: int, 
     }
 
 
-def _seat_dicts(table: Table, view, me: int) -> tuple[dict, list[dict], dict[int, dict]]:
-    seats = {seat.number: seat for seat in table.seats.select_related("user")}
+def _seat_dicts(seat_rows: list[Seat], view, me: int) -> tuple[dict, list[dict], dict[int, dict]]:
+    seats = {seat.number: seat for seat in seat_rows}
     n = view.players
     positions = POSITIONS[n - 1]
     out = {}
@@ -331,8 +293,13 @@ def _seat_dicts(table: Table, view, me: int) -> tuple[dict, list[dict], dict[int
     return out[me], opponents, out
 
 
-def table_context(table: Table, seat_number: int, *, live: bool = False, hint=None, error: str | None = None) -> dict:
+def table_context(
+    table: Table | Snapshot, seat_number: int, *, live: bool = False, hint=None, error: str | None = None
+) -> dict:
     """Everything the table fragment shows to ``seat_number``, derived from its view only.
+
+    ``table`` is a row or, cheaper when several seats are drawn at one version, its
+    :class:`games.snapshots.Snapshot`.
 
     Keys (all plain values, safe to hand to any template):
 
@@ -354,18 +321,20 @@ def table_context(table: Table, seat_number: int, *, live: bool = False, hint=No
     """
     from games import learn  # learn mode notes, decided from the view and the log
 
-    if table.state is None:
+    snapshot = table if isinstance(table, Snapshot) else snapshots.of_row(table)
+    table = snapshot.table
+    if snapshot.game is None:
         return {
             "table_id": table.pk, "version": table.version, "status": table.status, "live": live,
             "kind": table.kind, "waiting": True, "error": error, "seat": seat_number,
             "status_text": "Waiting for the game to start.", "poll": False,
             "rules_lines": _rules_lines(table), **_urls(table),
         }
-    game, steps = game_with_history(table.state)
-    view = game.view(seat_number)
+    game, steps = snapshot.game, snapshot.steps
+    view = snapshot.view(seat_number)
     me = seat_number
     n = view.players
-    me_dict, opponents, seats = _seat_dicts(table, view, me)
+    me_dict, opponents, seats = _seat_dicts(snapshot.seats, view, me)
     names = {number: info["full_name"] for number, info in seats.items()}
     is_learn = table.kind == Table.Kind.LEARN
     ended = table.status in (Table.Status.FINISHED, Table.Status.ABANDONED)
@@ -643,15 +612,14 @@ def _status_text(view, seats, me, ended, table) -> str:
 
 def hint_for(table: Table, seat_number: int):
     """The computer's advice for this seat now, from its view only (``bots.hint``)."""
-    game = Game.from_dict(table.state)
-    view = game.view(seat_number)
+    view = snapshots.game_of(table).view(seat_number)
     if seat_number not in view.to_act:
         return None
     return bots.hint(view)
 
 
 def render_table(
-    table: Table,
+    table: Table | Snapshot,
     seat_number: int,
     *,
     live: bool = False,

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import bots
+from games import bots, snapshots
 from games.engine import Card, Game, IllegalAction, Rules
 from games.models import Action, Seat, Table
 from hearts_site.taskrunner import TaskBrokerUnavailable, schedule, task_batch
@@ -105,7 +105,8 @@ def start_table(table_id: int, *, hands=None) -> Table:
 
 
 def load_game(table: Table) -> Game:
-    return Game.from_dict(table.state)
+    """The game of ``table`` as read, a copy the caller may change."""
+    return snapshots.game_of(table)
 
 
 # --------------------------------------------------------------------------- moves
@@ -181,7 +182,8 @@ def _submit_action(table_id, seat_number, action, expected_version, user, actor)
 def _apply_action(table_id, seat_number, action, expected_version, user, actor) -> ActionOutcome:
     parsed = parse_action(action)
     with task_batch(), transaction.atomic():
-        table = Table.objects.select_for_update().get(pk=table_id)
+        # The stored state is read only when this process has no snapshot of the row.
+        table = Table.objects.select_for_update().defer("state").get(pk=table_id)
         if table.status == Table.Status.WAITING:
             raise ActionRejected("not_started", "The game has not started yet.")
         if table.status != Table.Status.PLAYING:
@@ -194,12 +196,14 @@ def _apply_action(table_id, seat_number, action, expected_version, user, actor) 
                 "That move was made on an earlier position of the table; "
                 f"it is now at move {table.version}. Here is the current table.",
             )
-        seat = table.seats.filter(number=seat_number).select_related("user").first()
+        seats = list(table.seats.select_related("user"))
+        seat = next((seat for seat in seats if seat.number == seat_number), None)
         if seat is None:
             raise ActionRejected("no_seat", f"There is no seat {seat_number} at this table.")
         if user is not None and seat.user_id != user.pk:
             raise ActionRejected("not_your_seat", "You can only play for your own seat.")
-        game = load_game(table)
+        before = snapshots.of_row(table, seats, keep=False)
+        game = before.game.copy()
         try:
             events = game.apply(seat_number, parsed)
         except IllegalAction as error:
@@ -212,8 +216,10 @@ def _apply_action(table_id, seat_number, action, expected_version, user, actor) 
         if game.phase == "over":
             _finish(table, game)
         else:
-            _plan_next(table, game)
+            _plan_next(table, game, seats)
         table.save()
+        after = before.after(table, seats, game, events)
+        transaction.on_commit(lambda: snapshots.remember(after))  # before the clients hear of it
         _notify_after_commit(table, events)
     return ActionOutcome(version=table.version, events=events)
 
@@ -231,9 +237,9 @@ def _same_passing_round(table: Table, expected_version: int, seat_number: int, a
     return all(isinstance(move, list) and seat != seat_number for seat, move in since)
 
 
-def _plan_next(table: Table, game: Game) -> None:
+def _plan_next(table: Table, game: Game, seats: list[Seat] | None = None) -> None:
     """Schedule computer turns and (re)start the turn timer for whoever must act now."""
-    seats = {seat.number: seat for seat in table.seats.all()}
+    seats = {seat.number: seat for seat in (table.seats.all() if seats is None else seats)}
     waiting_on = [seats[number] for number in game.to_act]
     if any(seat.computer_plays for seat in waiting_on):
         delay = 0 if game.phase == "pass" else settings.BOT_DELAY_SECONDS

@@ -71,3 +71,13 @@ def celery_worker_process(transactional_db, settings):
     worker.stop()
     with app.connection_for_write() as conn:
         conn.default_channel.queue_delete(queue)
+
+
+@pytest.fixture(autouse=True)
+def _no_snapshots_from_other_tests():
+    """Each test starts with no kept table snapshots: its database reuses table ids."""
+    from games import snapshots
+
+    snapshots.forget()
+    yield
+    snapshots.forget()

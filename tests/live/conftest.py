@@ -17,7 +17,7 @@ from games.models import Table
 @pytest.fixture(autouse=True)
 def _fresh_channel_layer(settings):
     """Each test (and its event loop) gets its own channel layer."""
-    from games.consumers import forget_snapshots
+    from games import snapshots
 
     layer = settings.CHANNEL_LAYERS["default"]
     hosts = layer.get("CONFIG", {}).get("hosts", [])
@@ -29,10 +29,10 @@ def _fresh_channel_layer(settings):
             "default": dict(layer, CONFIG=dict(layer["CONFIG"], hosts=[{"address": hosts[0], "socket_timeout": 15}]))
         }
     channel_layers.backends = {}
-    forget_snapshots()
+    snapshots.forget()
     yield
     channel_layers.backends = {}
-    forget_snapshots()
+    snapshots.forget()
 
 
 @pytest.fixture(autouse=True)

@@ -1,0 +1,226 @@
+"""A table as it stands at one version — the row, its seats, the game and its public history —
+worked out once per process and shared by every move, page and socket that needs it.
+
+Rebuilding a game from its stored log (``Game.from_dict``) costs about a millisecond per
+hundred moves, and a live table changes every few seconds, each change shown to every seat.
+So each process keeps the newest :class:`Snapshot` of the tables it serves:
+
+* :func:`games.services.submit_action` starts from the snapshot of the row it has locked when
+  that snapshot is current, and stores the snapshot of the new position once it has committed;
+* the websocket consumers render every seat's update from that one snapshot;
+* a table that moved on in another process is brought up to date by applying its newer log
+  entries to a copy of the cached game, not by replaying the whole log.
+
+A cached snapshot is trusted only for the row it was made from: same ``code`` (table ids are
+reused after a database reset), ``version`` and ``updated_at`` (every save, the admin's
+included, sets it). Seats are always read afresh, since connections change them without a
+new version.
+
+The games in snapshots are shared between threads: never change one, ``copy()`` it first
+(a copy costs microseconds).
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from django.conf import settings
+
+from games.engine import Game
+
+# --------------------------------------------------------------------------- public history
+
+
+@dataclass
+class Step:
+    """One applied action, with its public events. Never carries another seat's passed cards."""
+
+    ply: int
+    deal: int
+    seat: int
+    kind: str  # "pass" | "play" | "moon"
+    card: str | None = None  # the card played (public), for "play"
+    choice: str | None = None  # for "moon"
+    events: list = field(default_factory=list)
+
+
+def step_of(ply: int, entry: dict, events: list) -> Step:
+    """The public :class:`Step` for log ``entry`` (the ``ply``-th action) and its events."""
+    action = entry["action"]
+    if isinstance(action, list):
+        return Step(ply, entry["deal"], entry["seat"], "pass", events=events)
+    if action in ("add", "subtract"):
+        return Step(ply, entry["deal"], entry["seat"], "moon", choice=action, events=events)
+    return Step(ply, entry["deal"], entry["seat"], "play", card=str(action), events=events)
+
+
+def initial_game(state: dict) -> Game:
+    """The stored game before its first action."""
+    base = {key: state[key] for key in ("format", "rules", "seed", "setup")}
+    base["log"] = []
+    return Game.from_dict(base)
+
+
+def game_with_history(state: dict) -> tuple[Game, list[Step]]:
+    """Replay a stored game: the game now and every step with its (public) events."""
+    game = initial_game(state)
+    steps = []
+    for index, entry in enumerate(state.get("log", ())):
+        events = game.apply(entry["seat"], entry["action"])
+        steps.append(step_of(index + 1, entry, events))
+    return game, steps
+
+
+# --------------------------------------------------------------------------- snapshots
+
+
+class Snapshot:
+    """A table at one version: ``table`` (the row), ``seats`` (by number), ``game`` (None
+    before the start) and, on demand, ``steps`` (the public history, for the table page)."""
+
+    def __init__(self, table, seats, game: Game | None, steps: list[Step] | None = None):
+        self.table = table
+        self.seats = list(seats)
+        self.game = game
+        self.version = table.version
+        self.key = row_key(table)
+        self._steps = steps
+        self._views: dict = {}
+
+    def __repr__(self) -> str:
+        return f"<Snapshot table={self.table.pk} version={self.version}>"
+
+    def view(self, seat_number: int):
+        """``game.view(seat_number)``, worked out once per snapshot."""
+        view = self._views.get(seat_number)
+        if view is None:
+            view = self._views[seat_number] = self.game.view(seat_number)
+        return view
+
+    def seat(self, number: int):
+        return next(seat for seat in self.seats if seat.number == number)
+
+    def seat_for(self, user_id):
+        return next((seat for seat in self.seats if seat.user_id == user_id), None)
+
+    @property
+    def steps(self) -> list[Step]:
+        """Every applied action with its public events (replayed on first use if unknown)."""
+        if self._steps is None:
+            self._steps = game_with_history(self.table.state)[1] if self.game is not None else []
+        return self._steps
+
+    def after(self, table, seats, game: Game, events: list) -> "Snapshot":
+        """The snapshot after one more action: ``game`` is this game with it applied, and
+        ``table.state`` its saved form."""
+        steps = None
+        if self._steps is not None:
+            steps = self._steps + [step_of(game.ply, table.state["log"][-1], events)]
+        return Snapshot(table, seats, game, steps)
+
+
+def row_key(table) -> tuple:
+    """What a cached snapshot must match to stand for ``table`` as it was read."""
+    return (table.code, table.version, table.updated_at)
+
+
+_cache: "OrderedDict[int, Snapshot]" = OrderedDict()
+_lock = threading.Lock()
+
+
+def cache_size() -> int:
+    return int(getattr(settings, "TABLE_SNAPSHOT_CACHE_SIZE", 2000))
+
+
+def remember(snapshot: Snapshot) -> Snapshot:
+    """Keep ``snapshot`` as its table's newest (unless a newer one of the same table is
+    already kept, which is returned instead)."""
+    table_id = snapshot.table.pk
+    with _lock:
+        current = _cache.get(table_id)
+        if current is not None and current.version > snapshot.version and current.key[0] == snapshot.key[0]:
+            return current
+        _cache[table_id] = snapshot
+        _cache.move_to_end(table_id)
+        while len(_cache) > cache_size():
+            _cache.popitem(last=False)
+    return snapshot
+
+
+def cached(table_id: int, at_least: int = 0) -> Snapshot | None:
+    """The kept snapshot of a table if it is at ``at_least`` or newer (no database access)."""
+    snapshot = _cache.get(table_id)
+    return snapshot if snapshot is not None and snapshot.version >= at_least else None
+
+
+def forget(table_id: int | None = None) -> None:
+    """Drop one table's snapshot, or every one (tests: a new database reuses table ids)."""
+    with _lock:
+        if table_id is None:
+            _cache.clear()
+        else:
+            _cache.pop(table_id, None)
+
+
+def of_row(table, seats=None, *, keep: bool = True) -> Snapshot:
+    """The snapshot of ``table`` as just read (its ``state`` may be deferred: it is read only
+    when the cache cannot supply the game). Seats are read unless given.
+
+    ``keep=False`` when the caller goes on to change ``table`` (a move under the row lock):
+    the snapshot is not kept for others, who would see the row half-changed.
+    """
+    if seats is None:
+        seats = list(table.seats.select_related("user"))
+    previous = _cache.get(table.pk)
+    if previous is not None and previous.key == row_key(table):
+        snapshot = Snapshot(table, seats, previous.game, previous._steps)
+    elif table.state is None:
+        snapshot = Snapshot(table, seats, None, [])
+    else:
+        same_table = previous is not None and previous.key[0] == table.code
+        snapshot = (_advance(previous, table, seats) if same_table else None) or Snapshot(
+            table, seats, Game.from_dict(table.state)
+        )
+    return remember(snapshot) if keep else snapshot
+
+
+def game_of(table) -> Game:
+    """A private copy of the game of ``table`` as read (from the cache when it is current)."""
+    previous = _cache.get(table.pk)
+    if previous is not None and previous.game is not None and previous.key == row_key(table):
+        return previous.game.copy()
+    return Game.from_dict(table.state)
+
+
+def load(table_id: int) -> Snapshot | None:
+    """Read a table (``state`` only if needed) and its seats now; None if there is none."""
+    from games.models import Table
+
+    table = Table.objects.select_related("host").defer("state").filter(pk=table_id).first()
+    if table is None:
+        return None
+    return of_row(table)
+
+
+def _advance(previous: Snapshot, table, seats) -> Snapshot | None:
+    """``previous`` brought up to the stored ``table.state`` by applying the newer log entries
+    to a copy of its game, or None when that game is not an earlier position of this one."""
+    game, state = previous.game, table.state
+    if game is None or state.get("seed") != game.seed:
+        return None
+    entries = state.get("log", ())
+    if game.ply > len(entries) or game.log() != entries[: game.ply]:
+        return None
+    copy = game.copy()
+    steps = list(previous._steps) if previous._steps is not None else None
+    try:
+        for ply, entry in enumerate(entries[game.ply:], start=game.ply + 1):
+            events = copy.apply(entry["seat"], entry["action"])
+            if steps is not None:
+                steps.append(step_of(ply, entry, events))
+    except Exception:
+        return None
+    if copy.ply != state.get("ply"):
+        return None
+    return Snapshot(table, seats, copy, steps)

@@ -1,0 +1,129 @@
+"""games.snapshots: a table's game is worked out once per process and version, moves start
+from it without reading the stored log, and it is never trusted for a row that changed."""
+import random
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games import presenters, services, snapshots
+from games.engine import Game, Rules
+from games.models import Table
+from games.snapshots import game_with_history
+
+
+@pytest.fixture
+def four(django_user_model):
+    return [django_user_model.objects.create_user(name) for name in ("ann", "bob", "cat", "dan")]
+
+
+def people_table(users, seed=11, **rules):
+    table = services.create_table(users[0], Rules(**rules), kind=Table.Kind.FRIENDS, seat_bots=[None] * 4, seed=seed)
+    for number, user in enumerate(users[1:], start=1):
+        services.take_seat(table.pk, user, number)
+    services.start_table(table.pk)
+    return Table.objects.get(pk=table.pk)
+
+
+def play_moves(table_id, count, rng):
+    """Random legal moves through the one code path; returns the table afterwards."""
+    for _ in range(count):
+        table = Table.objects.get(pk=table_id)
+        game = Game.from_dict(table.state)
+        seat = game.to_act[0]
+        legal = game.legal(seat)
+        if game.phase == "pass":
+            move = [str(card) for card in rng.sample(legal, 3)]
+        elif game.phase == "moon_choice":
+            move = "add"
+        else:
+            move = str(rng.choice(legal))
+        services.submit_action(table_id, seat, move, expected_version=table.version)
+    return Table.objects.get(pk=table_id)
+
+
+@pytest.mark.django_db(transaction=True)  # snapshots are kept when a move commits
+def test_a_move_from_a_kept_snapshot_does_not_read_the_stored_game(four):
+    table = play_moves(people_table(four).pk, 6, random.Random(1))
+    game = Game.from_dict(table.state)
+    seat = game.to_act[0]
+    with CaptureQueriesContext(connection) as queries:
+        services.submit_action(table.pk, seat, str(game.legal(seat)[0]), expected_version=table.version)
+    reads_of_state = [q["sql"] for q in queries if q["sql"].startswith("SELECT") and '"state"' in q["sql"]]
+    assert reads_of_state == [], "the locked row's game came from the snapshot"
+    statements = [q["sql"].split()[0] for q in queries if q["sql"].split()[0] not in ("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE")]
+    assert statements == ["SELECT", "SELECT", "INSERT", "UPDATE"], statements  # table, seats, log, table
+
+
+@pytest.mark.django_db(transaction=True)  # snapshots are kept when a move commits
+def test_snapshots_along_a_game_equal_a_replay_of_the_stored_log(four):
+    rng = random.Random(2)
+    table = people_table(four, passing="standard")
+    snapshot = snapshots.load(table.pk)
+    assert snapshot.steps == [], "no move yet"
+    for _ in range(5):
+        table = play_moves(table.pk, 17, rng)
+        snapshot = snapshots.load(table.pk)
+        replayed, steps = game_with_history(table.state)
+        assert snapshot.version == table.version
+        assert snapshot.game.to_dict() == replayed.to_dict() == table.state
+        assert snapshot.steps == steps
+
+
+@pytest.mark.django_db(transaction=True)  # snapshots are kept when a move commits
+def test_a_table_moved_on_elsewhere_is_brought_up_to_date_from_its_log(four):
+    rng = random.Random(3)
+    table = play_moves(people_table(four).pk, 5, rng)
+    old = snapshots.load(table.pk)
+    old.steps  # worked out, so the newer steps are added to them
+    table = play_moves(table.pk, 9, rng)
+    snapshots.forget(table.pk)
+    snapshots.remember(old)  # as if the nine moves were made by another process
+    assert snapshots.cached(table.pk).version == old.version
+    newer = snapshots.load(table.pk)
+    assert newer.version == table.version
+    assert newer.game.to_dict() == table.state
+    assert newer.steps == game_with_history(table.state)[1]
+
+
+@pytest.mark.django_db(transaction=True)  # snapshots are kept when a move commits
+def test_a_row_saved_behind_the_snapshots_back_is_read_again(four):
+    table = play_moves(people_table(four).pk, 3, random.Random(4))
+    assert snapshots.load(table.pk).game.ply == 3
+    # An operator rewinds the game one move in the admin: same version, new updated_at.
+    rewound = Game.from_dict(table.state)
+    log = rewound.to_dict()["log"][:-1]
+    state = dict(table.state, log=log, ply=len(log))
+    state.pop("state")
+    table.state = Game.from_dict(state).to_dict()
+    table.save()
+    assert snapshots.load(table.pk).game.ply == 2
+    assert services.load_game(Table.objects.get(pk=table.pk)).ply == 2
+
+
+@pytest.mark.django_db(transaction=True)  # snapshots are kept when a move commits
+def test_a_rejected_move_leaves_the_kept_snapshot_whole(four):
+    table = play_moves(people_table(four, passing="none").pk, 1, random.Random(5))  # 2♣ led
+    kept = snapshots.load(table.pk)
+    game = Game.from_dict(table.state)
+    seat = game.to_act[0]
+    wrong = next(card for card in game.hands[seat] if card.suit != "C")
+    with pytest.raises(services.ActionRejected):
+        services.submit_action(table.pk, seat, str(wrong), expected_version=table.version)
+    assert snapshots.cached(table.pk) is kept
+    assert kept.table.version == kept.version == table.version
+    assert kept.game.to_dict() == table.state
+
+
+@pytest.mark.django_db(transaction=True)  # snapshots are kept when a move commits
+def test_every_seat_is_drawn_from_one_snapshot_without_replaying(four, monkeypatch):
+    table = play_moves(people_table(four).pk, 30, random.Random(6))
+    snapshot = snapshots.load(table.pk)
+    snapshot.steps
+    replays = []
+    monkeypatch.setattr(Game, "from_dict", classmethod(lambda cls, d: replays.append(d)))
+    monkeypatch.setattr(snapshots, "game_with_history", lambda state: replays.append(state))
+    with CaptureQueriesContext(connection) as queries:
+        pages = [presenters.render_table(snapshot, seat, live=True) for seat in range(4)]
+    assert replays == [] and len(queries) == 0
+    assert all('id="table"' in page for page in pages)
