@@ -23,6 +23,7 @@ import logging
 import time
 from urllib.parse import parse_qs
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
@@ -180,6 +181,16 @@ class TableConsumer(AsyncWebsocketConsumer):
             seat = await db(services.seat_connected)(self.table_id, self.user, self.channel_name)
             self.seat_number = seat.number if seat else None
         await self.send_state(fresh=True)
+
+    async def dispatch(self, message):
+        """channels' dispatch, without its ``aclose_old_connections()`` before every message:
+        that is a hop to the one database thread per message and socket, where each change
+        of a table reaches every seat. Every database call here goes through
+        ``database_sync_to_async``, which closes old connections itself."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def disconnect(self, code):
         if not getattr(self, "joined", False):

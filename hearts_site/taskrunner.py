@@ -18,7 +18,7 @@ from collections import deque
 from contextlib import contextmanager
 
 from django.conf import settings
-from django.db import close_old_connections, transaction
+from django.db import connections, transaction
 
 log = logging.getLogger(__name__)
 
@@ -82,10 +82,9 @@ def _start_thread(task, args, countdown: float) -> None:
 
 
 def _run_in_thread(task, args) -> None:
-    close_old_connections()
     try:
         task.apply(args=args, throw=True)
     except Exception:
         log.exception("task_failed task=%s", task.name)
     finally:
-        close_old_connections()
+        connections.close_all()  # the thread ends here: its connections with it

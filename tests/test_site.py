@@ -46,7 +46,7 @@ def test_embedded_default_needs_no_servers():
     assert result.returncode == 0, result.stderr
     engine, layer, runner, secure_cookie, hsts = result.stdout.split()
     assert engine == "django.db.backends.sqlite3"
-    assert layer == "channels.layers.InMemoryChannelLayer"
+    assert layer == "hearts_site.channel_layers.ThrottledInMemoryChannelLayer"
     assert runner == "thread"
 
 
