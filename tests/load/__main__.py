@@ -114,6 +114,7 @@ class Stats:
         self.error_samples = []
         self.ended_early = 0
         self.no_state_tables = 0
+        self.server_cpu_seconds = 0.0
 
 
 class Seat:
@@ -230,7 +231,7 @@ async def open_seat(seat, url, semaphore, stats):
         return False
 
 
-async def run_load(args, tables_setup):
+async def run_load(args, tables_setup, server_pids=()):
     urls = [url.strip().rstrip("/") for url in args.url.split(",") if url.strip()]
     for url in urls:
         host = urlparse(url).hostname or ""
@@ -251,8 +252,10 @@ async def run_load(args, tables_setup):
     await asyncio.sleep(1.0)  # full states arrive
     stop_at = time.monotonic() + args.duration
     play_started = time.monotonic()
+    cpu_before = [cpu_seconds(pid) for pid in server_pids]
     await asyncio.gather(*(table.play(stats, stop_at) for table in playable))
     play_seconds = time.monotonic() - play_started
+    stats.server_cpu_seconds = sum(cpu_seconds(pid) - before for pid, before in zip(server_pids, cpu_before))
     await asyncio.sleep(1.0)  # stragglers: anything duplicated late still counts
     for seat in seats:
         if seat.ws:
@@ -261,6 +264,12 @@ async def run_load(args, tables_setup):
         reader.cancel()
     await asyncio.gather(*readers, return_exceptions=True)
     return stats, tables, connect_seconds, play_seconds
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def percentile(values, q):
@@ -319,7 +328,9 @@ def main(argv=None):
         t0 = time.monotonic()
         tables_setup = setup_tables(args.tables, args.seed)
         print(f"setup: {args.tables} tables, {args.tables * 4} users in {time.monotonic() - t0:.1f} s", flush=True)
-        stats, tables, connect_seconds, play_seconds = asyncio.run(run_load(args, tables_setup))
+        stats, tables, connect_seconds, play_seconds = asyncio.run(
+            run_load(args, tables_setup, [server.pid for server in servers])
+        )
         versions = final_versions([table.id for table in tables])
         behind = sum(1 for table in tables for seat in table.seats if seat.version is not None and seat.version != versions[table.id])
     finally:
@@ -338,6 +349,7 @@ def main(argv=None):
         "connect_seconds": round(connect_seconds, 1), "play_seconds": round(play_seconds, 1),
         "moves": len(ms), "moves_per_second": round(len(ms) / play_seconds, 1) if play_seconds else 0,
         "frames_received": stats.frames,
+        "server_cpu_ms_per_move": round(1000 * stats.server_cpu_seconds / len(ms), 2) if servers and ms else None,
         "latency_ms": {"p50": round(percentile(ms, 50), 1), "p95": round(percentile(ms, 95), 1),
                        "p99": round(percentile(ms, 99), 1), "max": round(max(ms), 1) if ms else None,
                        "mean": round(statistics.fmean(ms), 1) if ms else None},
