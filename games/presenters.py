@@ -22,7 +22,10 @@ None; answer with ``render_table(..., error=error)``.
 """
 from __future__ import annotations
 
+import functools
+
 from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 from django.urls import NoReverseMatch, reverse
 
 from games import bots
@@ -72,8 +75,16 @@ def game_at(state: dict, ply: int) -> tuple[Game, Step | None]:
 
 
 def card_info(card: Card, **extra) -> dict:
-    code = str(card)
-    info = {
+    """A card for templates; ``face`` is its markup (``games/_card.html``)."""
+    info = dict(_card_values(str(card)))
+    info.update(extra)
+    return info
+
+
+@functools.cache
+def _card_values(code: str) -> dict:
+    card = Card.parse(code)
+    values = {
         "code": code,
         "symbol": card.symbol,
         "rank": card.symbol[:-1],
@@ -82,8 +93,16 @@ def card_info(card: Card, **extra) -> dict:
         "color": "red" if card.suit.value in ("H", "D") else "black",
         "name": card.name,
     }
-    info.update(extra)
-    return info
+    # Drawn once per card and process: a table shows up to 30 cards, for every seat at every move.
+    values["face"] = mark_safe(render_to_string("games/_card.html", {"c": values}))
+    return values
+
+
+CARD_BACK = '<span class="card-back"></span>'
+
+
+def card_backs_html(count: int) -> str:
+    return mark_safe(CARD_BACK * count)
 
 
 def seat_name(seat: Seat) -> str:
@@ -191,18 +210,26 @@ def submit_fields(table_id: int, seat_number: int, data, *, user=None) -> str | 
 
 
 def _urls(table: Table) -> dict:
-    def url(name):
+    return _table_urls(table.pk)
+
+
+@functools.lru_cache(maxsize=4096)
+def _table_urls(table_id: int) -> dict:
+    def url(name, *args):
         try:
-            return reverse(name, args=[table.pk])
+            return reverse(name, args=args)
         except NoReverseMatch:
             return ""
 
     return {
-        "page_url": url("games:table"),
-        "action_url": url("games:act"),
-        "fragment_url": url("games:table_fragment"),
-        "hint_url": url("games:hint"),
-        "replay_url": url("games:replay"),
+        "page_url": url("games:table", table_id),
+        "action_url": url("games:act", table_id),
+        "fragment_url": url("games:table_fragment", table_id),
+        "hint_url": url("games:hint", table_id),
+        "replay_url": url("games:replay", table_id),
+        "new_game_url": url("games:new"),
+        "learn_url": url("games:learn"),
+        "my_games_url": url("games:my_games"),
     }
 
 
@@ -278,7 +305,7 @@ def _seat_dicts(seat_rows: list[Seat], view, me: int) -> tuple[dict, list[dict],
             "standing_in": seat.standing_in,
             "computer_plays": seat.computer_plays,
             "hand_size": view.hand_sizes[number],
-            "backs": range(min(view.hand_sizes[number], 13)),
+            "backs": card_backs_html(min(view.hand_sizes[number], 13)),
             "points_taken": view.points_taken[number],
             "score": view.scores[number],
             "position": "bottom" if number == me else positions[offset - 1],
@@ -379,8 +406,8 @@ def table_context(
             received=card in received,
             hinted=str(card) in hinted_codes,
             index=index,
-            fan=round(offset, 2),
-            lift=round(abs(offset) ** 2 * 0.35, 1),
+            fan=str(round(offset, 2)),
+            lift=str(round(abs(offset) ** 2 * 0.35, 1)),
         ))
 
     trick = [
@@ -635,7 +662,8 @@ def render_table(
     ``games:table_fragment?since=<version>``. ``error`` is shown as a player-facing alert.
     """
     context = table_context(table, seat_number, live=live, hint=hint, error=error)
-    return render_to_string("games/_table.html", context, request=request)
+    # Jinja2 escapes what it prints (autoescape), so its output is safe to embed in a page.
+    return mark_safe(render_to_string("games/table_fragment.html", context, request=request, using="jinja2"))
 
 
 def table_assets_html() -> str:

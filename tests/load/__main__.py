@@ -15,6 +15,7 @@ import asyncio
 import json
 import os
 import random
+import re
 import signal
 import socket
 import statistics
@@ -40,6 +41,8 @@ def parse_args(argv=None):
     parser.add_argument("--duration", type=float, default=180.0, help="stop after this many seconds of play")
     parser.add_argument("--connect-concurrency", type=int, default=50)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--format", choices=("html", "json"), default="html",
+                        help="html: the table fragments browsers get (default); json: the JSON protocol")
     return parser.parse_args(argv)
 
 
@@ -109,12 +112,35 @@ class Stats:
         self.duplicated = 0
         self.errors = {}
         self.frames = 0
+        self.bytes = 0
         self.connect_failures = 0
         self.stalled_tables = 0
         self.error_samples = []
         self.ended_early = 0
         self.no_state_tables = 0
         self.server_cpu_seconds = 0.0
+
+
+TABLE_TAG = re.compile(r'<div id="table" class="([^"]*)"\s+data-table="\d+" data-version="(\d+)"')
+LEGAL_CARD = re.compile(r'name="card" value="(\w\w)"')
+ERROR_CODE = re.compile(r'id="live-error"[^>]*data-code="([^"]+)"')
+
+
+def html_frame(raw: str, seat_number: int):
+    """What a browser would read off an HTML frame: the table's version, whether it is this
+    seat's turn and the cards it may play (or an error). None for other fragments."""
+    error = ERROR_CODE.search(raw)
+    if error:
+        return {"type": "error", "code": error.group(1)}
+    match = TABLE_TAG.search(raw)
+    if match is None:
+        return None
+    classes, version = match.group(1).split(), int(match.group(2))
+    my_turn = "my-turn" in classes
+    return {"type": "html", "version": version, "state": {
+        "version": version, "status": "finished" if "is-over" in classes else "playing",
+        "view": {"to_act": [seat_number] if my_turn else [], "legal": LEGAL_CARD.findall(raw) if my_turn else []},
+    }}
 
 
 class Seat:
@@ -125,11 +151,21 @@ class Seat:
         self.ws = None
 
     async def run(self, stats: Stats):
+        html = self.table.args.format == "html"
         async for raw in self.ws:
             stats.frames += 1
-            frame = json.loads(raw)
+            stats.bytes += len(raw)
+            frame = html_frame(raw, self.number) if html else json.loads(raw)
+            if frame is None:
+                continue
             kind = frame["type"]
-            if kind == "state":
+            if kind == "html":  # the whole table as drawn for this seat: the newest version
+                if self.version is not None and frame["version"] <= self.version:
+                    stats.duplicated += 1
+                    continue
+                self.version = frame["version"]
+                self.state = frame["state"]
+            elif kind == "state":
                 self.version = frame["version"]
                 self.state = frame["state"]
             elif kind == "update":
@@ -191,7 +227,10 @@ class Table:
             await asyncio.sleep(pause)
             card = self.rng.choice(mover.state["view"]["legal"])
             sent = time.perf_counter()
-            await mover.ws.send(json.dumps({"action": "play", "card": card, "version": version}))
+            move = {"action": "play", "card": card, "version": version}
+            if self.args.format == "html":  # as the htmx ws extension sends the card's form
+                move = {"action": "play", "card": card, "version": str(version), "HEADERS": {"HX-Request": "true"}}
+            await mover.ws.send(json.dumps(move))
             if not await self._wait(lambda: self.all_at(version + 1), stop_at + 10):
                 stats.stalled_tables += 1
                 return
@@ -220,7 +259,7 @@ async def open_seat(seat, url, semaphore, stats):
         for attempt in range(3):
             try:
                 seat.ws = await websockets.connect(
-                    f"{url}/ws/table/{seat.table.id}/?format=json",
+                    f"{url}/ws/table/{seat.table.id}/" + ("?format=json" if seat.table.args.format == "json" else ""),
                     additional_headers={"Cookie": f"sessionid={seat.session}", "Origin": origin},
                     open_timeout=30, max_size=2**20, ping_interval=None,
                 )
@@ -348,7 +387,7 @@ def main(argv=None):
         "think_seconds": args.think, "connect_failures": stats.connect_failures,
         "connect_seconds": round(connect_seconds, 1), "play_seconds": round(play_seconds, 1),
         "moves": len(ms), "moves_per_second": round(len(ms) / play_seconds, 1) if play_seconds else 0,
-        "frames_received": stats.frames,
+        "format": args.format, "frames_received": stats.frames, "megabytes_received": round(stats.bytes / 1e6, 1),
         "server_cpu_ms_per_move": round(1000 * stats.server_cpu_seconds / len(ms), 2) if servers and ms else None,
         "latency_ms": {"p50": round(percentile(ms, 50), 1), "p95": round(percentile(ms, 95), 1),
                        "p99": round(percentile(ms, 99), 1), "max": round(max(ms), 1) if ms else None,
