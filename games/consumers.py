@@ -288,7 +288,10 @@ class TableConsumer(AsyncWebsocketConsumer):
                 self.version = event_version
             await self.send(text_data=json.dumps(frame))
             return
-        html = await db(render_table_html)(snapshot, self.seat_number, error)
+        if snapshot.drawable:
+            html = render_table_html(snapshot, self.seat_number, error)  # no database: no thread hop
+        else:
+            html = await db(render_table_html)(snapshot, self.seat_number, error)
         self.version = max(self.version, snapshot.version)
         started = snapshot.table.status != snapshot.table.Status.WAITING
         if started and not getattr(self, "cleared_room", False):

@@ -105,6 +105,12 @@ class Snapshot:
         return next((seat for seat in self.seats if seat.user_id == user_id), None)
 
     @property
+    def drawable(self) -> bool:
+        """True when the table can be drawn from this snapshot alone, without a database
+        read (the history is known, or there is none yet)."""
+        return self.game is None or self._steps is not None
+
+    @property
     def steps(self) -> list[Step]:
         """Every applied action with its public events (replayed on first use if unknown)."""
         if self._steps is None:
@@ -194,13 +200,16 @@ def game_of(table) -> Game:
 
 
 def load(table_id: int) -> Snapshot | None:
-    """Read a table (``state`` only if needed) and its seats now; None if there is none."""
+    """Read a table (``state`` only if needed) and its seats now; None if there is none.
+    The snapshot is :attr:`Snapshot.drawable`."""
     from games.models import Table
 
     table = Table.objects.select_related("host").defer("state").filter(pk=table_id).first()
     if table is None:
         return None
-    return of_row(table)
+    snapshot = of_row(table)
+    snapshot.steps  # worked out here, where the database may be read, so it can be drawn anywhere
+    return snapshot
 
 
 def _advance(previous: Snapshot, table, seats) -> Snapshot | None:
