@@ -55,3 +55,15 @@ def match_players_task(table_size: int) -> int:
 @worker_ready.connect
 def _recover_absent_seats_on_worker_start(sender=None, **kwargs):
     recover_absent_seats_task.delay()
+
+
+@shared_task(name="games.sweep_dead_connections")
+def sweep_dead_connections_task() -> int:
+    """Close the sockets of server processes that died (games.live_server); every live
+    server sweeps too, on its heartbeat."""
+    return services.sweep_dead_connections()
+
+
+@worker_ready.connect
+def _sweep_dead_connections_on_worker_start(sender=None, **kwargs):
+    sweep_dead_connections_task.delay()
