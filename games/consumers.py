@@ -356,20 +356,28 @@ class TableConsumer(AsyncWebsocketConsumer):
         memberships may be gone, so every socket of this process is closed (:meth:`drop`);
         clients reconnect, are subscribed again and get the full state."""
         dropped = await live_server.drop_every_socket()
-        await self.drop()
+        own = self.drop()  # when this socket was not registered yet
+        if own is not None:
+            await own
         if dropped:  # the first consumer to notice; the others were dropped with it
             log.warning(
                 "layer_unavailable server=%s table=%s seat=%s sockets_dropped=%s error=%s",
                 live_server.SERVER_NAME, self.table_id, self.seat_number, dropped, describe(error),
             )
 
-    async def drop(self):
+    def drop(self) -> "asyncio.Future | None":
         """Close this socket for a server-side fault: an ``unavailable`` error, then close code
         1013 (Try Again Later). Nothing the person did is lost: a move is applied whole or not
-        at all, and the reconnected client gets the full state."""
+        at all, and the reconnected client gets the full state.
+
+        Marks the socket at once (several consumers may notice the same fault together) and
+        returns the closing to await, or None when it was dropped already."""
         if self.dropped:
-            return
+            return None
         self.dropped = True
+        return asyncio.ensure_future(self._close_for_fault())
+
+    async def _close_for_fault(self):
         try:
             await self.send_error("unavailable", UNAVAILABLE)
             await self.close(code=CLOSE_TRY_AGAIN)

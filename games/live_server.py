@@ -84,9 +84,9 @@ def open_sockets() -> int:
 async def drop_every_socket() -> int:
     """Close every table socket of this process for a server-side fault (each says so and
     closes with 1013, Try Again Later; see ``TableConsumer.drop``). Returns how many."""
-    consumers = [consumer for consumer in list(_sockets) if not consumer.dropped]
-    await asyncio.gather(*(consumer.drop() for consumer in consumers), return_exceptions=True)
-    return len(consumers)
+    closing = [task for task in (consumer.drop() for consumer in list(_sockets)) if task is not None]
+    await asyncio.gather(*closing, return_exceptions=True)
+    return len(closing)
 
 
 async def beat() -> None:
