@@ -17,7 +17,7 @@ Protocol:
 * Two formats: **HTML** (default; the htmx websocket extension swaps ``#table``, out of band)
   and **JSON** (``?format=json``; used by tests and the load tool).
 * A server-side fault (the channel layer unreachable) ends the socket with an ``unavailable``
-  error and close code 1013 (Try Again Later): the client reconnects and gets the full state.
+  error and close code 4503 (try again): the client reconnects and gets the full state.
 """
 import asyncio
 import json
@@ -49,9 +49,12 @@ MOVES = {"play": "card", "pass": "cards", "moon": "choice"}
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
-CLOSE_TRY_AGAIN = 1013
-"""Closed for a server-side fault: reconnect after a pause. (The htmx websocket extension
-reconnects, with growing random pauses, on 1006, 1011, 1012 and 1013.)"""
+CLOSE_TRY_AGAIN = 4503
+"""Closed for a server-side fault: reconnect after a pause (like HTTP 503). The standard
+1013 (Try Again Later), on which the htmx websocket extension reconnects by itself, cannot be
+sent through daphne (autobahn allows an application only 1000 and 3000-4999), so the live
+page's ``live/live.js`` reconnects on this code; the extension itself reconnects on 1006 (a
+dropped connection: the server process died)."""
 
 UNAVAILABLE = (
     "The live game service is briefly unavailable, so the table cannot update. Reconnecting "
@@ -367,7 +370,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     def drop(self) -> "asyncio.Future | None":
         """Close this socket for a server-side fault: an ``unavailable`` error, then close code
-        1013 (Try Again Later). Nothing the person did is lost: a move is applied whole or not
+        4503 (:data:`CLOSE_TRY_AGAIN`). Nothing the person did is lost: a move is applied whole or not
         at all, and the reconnected client gets the full state.
 
         Marks the socket at once (several consumers may notice the same fault together) and

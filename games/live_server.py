@@ -21,6 +21,7 @@ channel layer lost, or this process taken for dead while it was merely stalled) 
 all (:func:`drop_every_socket`) and their clients reconnect.
 """
 import asyncio
+import functools
 import logging
 import os
 import secrets
@@ -28,6 +29,7 @@ import socket
 
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.db import close_old_connections
 
 from games.faults import describe
 
@@ -40,10 +42,22 @@ another server, so the sockets of the one that died are still swept."""
 
 def db(function):
     """``function`` run off the event loop. PostgreSQL takes concurrent transactions, so calls
-    go to a pool of threads; SQLite has one writer at a time, so they share one thread."""
+    go to a pool of threads; SQLite has one writer at a time, so they share one thread.
+
+    Connections past ``CONN_MAX_AGE`` (or broken) are closed at the end of the call, inside
+    it: asgiref runs the call in a copy of the caller's context, where channels' own closing
+    (outside that context) does not always see the connection the call opened, which then
+    stayed open for as long as its thread lived."""
     from django.db import connection
 
-    return database_sync_to_async(function, thread_sensitive=connection.vendor == "sqlite")
+    @functools.wraps(function)
+    def closing(*args, **kwargs):
+        try:
+            return function(*args, **kwargs)
+        finally:
+            close_old_connections()
+
+    return database_sync_to_async(closing, thread_sensitive=connection.vendor == "sqlite")
 
 
 _sockets: set = set()
@@ -83,7 +97,7 @@ def open_sockets() -> int:
 
 async def drop_every_socket() -> int:
     """Close every table socket of this process for a server-side fault (each says so and
-    closes with 1013, Try Again Later; see ``TableConsumer.drop``). Returns how many."""
+    closes with 4503, try again; see ``TableConsumer.drop``). Returns how many."""
     closing = [task for task in (consumer.drop() for consumer in list(_sockets)) if task is not None]
     await asyncio.gather(*closing, return_exceptions=True)
     return len(closing)

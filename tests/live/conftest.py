@@ -41,11 +41,16 @@ def _close_thread_connections():
     each use, so PostgreSQL's test database can be dropped at the end."""
     from django.db import connections
 
+    from asgiref.sync import SyncToAsync
+
     config = connections.settings["default"]
     before = config.get("CONN_MAX_AGE", 0)
     config["CONN_MAX_AGE"] = 0
     yield
     config["CONN_MAX_AGE"] = before
+    # A test's own sync_to_async calls run on asgiref's one long-lived thread, and nothing
+    # closes that thread's connection: close it, or the test database cannot be dropped.
+    SyncToAsync.single_thread_executor.submit(connections.close_all).result(timeout=10)
 
 
 @pytest.fixture
@@ -157,3 +162,53 @@ def subscribe():
         return subscription
 
     return make
+
+
+@pytest.fixture
+def live_processes(transactional_db, settings, tmp_path):
+    """Start real daphne and redis-server processes (production settings only: PostgreSQL and
+    Redis). ``live_processes.daphne(**env)`` starts daphne on a free port on the test
+    database (``env`` adds settings, e.g. ``REDIS_URL`` or ``LIVE_RECONNECT_GRACE_SECONDS``),
+    ``live_processes.redis()`` a private redis-server on a free port. Everything started is
+    stopped afterwards, by PID, even when the test fails; logs are in ``tmp_path``."""
+    import os
+
+    from tests.live import processes
+
+    if not os.environ.get("REDIS_URL") or not os.environ.get("DATABASE_URL"):
+        pytest.skip("needs production settings: REDIS_URL and DATABASE_URL")
+
+    class Started:
+        def __init__(self):
+            self.all = []
+
+        def daphne(self, port=None, **env) -> "processes.DaphneServer":
+            env.setdefault("CELERY_QUEUE", settings.CELERY_TASK_DEFAULT_QUEUE)  # a celery_worker_process's queue
+            server = processes.DaphneServer(tmp_path / f"daphne-{len(self.all)}.log", processes.daphne_env(**env), port)
+            self.all.append(server)
+            return server.start()
+
+        def redis(self) -> "processes.RedisServer":
+            if not os.path.exists(processes.REDIS_SERVER):
+                pytest.skip("needs redis-server")
+            server = processes.RedisServer(tmp_path / f"redis-{len(self.all)}.log")
+            self.all.append(server)
+            return server.start()
+
+    started = Started()
+    try:
+        yield started
+    finally:
+        for process in reversed(started.all):
+            process.kill() if isinstance(process, processes.DaphneServer) else process.stop()
+
+
+async def open_sockets(port, table_id, users):
+    """Each user's table socket to the server on ``port`` and its first frame (the state)."""
+    from tests.live.processes import Socket
+
+    sockets = []
+    for user in users:
+        sockets.append(Socket(port, table_id, await sync_to_async(session_cookie)(user)))
+    frames = [await socket.open() for socket in sockets]
+    return sockets, frames
