@@ -169,7 +169,9 @@ def live_processes(transactional_db, settings, tmp_path):
     """Start real daphne and redis-server processes (production settings only: PostgreSQL and
     Redis). ``live_processes.daphne(**env)`` starts daphne on a free port on the test
     database (``env`` adds settings, e.g. ``REDIS_URL`` or ``LIVE_RECONNECT_GRACE_SECONDS``),
-    ``live_processes.redis()`` a private redis-server on a free port. Everything started is
+    ``live_processes.worker(**env)`` a Celery worker likewise (for a private broker: the
+    tests' own worker is ``celery_worker_process``), ``live_processes.redis()`` a private
+    redis-server on a free port. Everything started is
     stopped afterwards, by PID, even when the test fails; logs are in ``tmp_path``."""
     import os
 
@@ -188,6 +190,14 @@ def live_processes(transactional_db, settings, tmp_path):
             self.all.append(server)
             return server.start()
 
+        def worker(self, **env) -> "processes.CeleryWorker":
+            import uuid
+
+            env.setdefault("CELERY_QUEUE", f"test-{uuid.uuid4().hex[:8]}")
+            worker = processes.CeleryWorker(tmp_path / f"worker-{len(self.all)}.log", processes.daphne_env(**env))
+            self.all.append(worker)
+            return worker.start()
+
         def redis(self) -> "processes.RedisServer":
             if not os.path.exists(processes.REDIS_SERVER):
                 pytest.skip("needs redis-server")
@@ -200,7 +210,7 @@ def live_processes(transactional_db, settings, tmp_path):
         yield started
     finally:
         for process in reversed(started.all):
-            process.kill() if isinstance(process, processes.DaphneServer) else process.stop()
+            process.stop() if isinstance(process, processes.RedisServer) else process.kill()
 
 
 async def open_sockets(port, table_id, users):

@@ -128,8 +128,30 @@ class DaphneServer(Process):
         return self
 
 
+class CeleryWorker(Process):
+    """``celery -A hearts_site worker`` (one process, solo pool) on the test database."""
+
+    name = "celery worker"
+
+    def __init__(self, log_path: Path, env: dict):
+        super().__init__(log_path)
+        self.env = env
+
+    def start(self) -> "CeleryWorker":
+        self._spawn([sys.executable, "-m", "celery", "-A", "hearts_site", "worker", "--pool=solo",
+                     "-Q", self.env["CELERY_QUEUE"], "--loglevel=INFO", "--without-gossip", "--without-mingle",
+                     "--without-heartbeat"], env=self.env)
+        deadline = time.monotonic() + 30
+        while "ready." not in self.log():
+            if not self.running or time.monotonic() > deadline:
+                raise RuntimeError(f"the worker did not start:\n{self.log()[-3000:]}")
+            time.sleep(0.1)
+        return self
+
+
 def daphne_env(**overrides) -> dict:
-    """Production settings (from this process's environment) on the test database."""
+    """Production settings (from this process's environment) on the test database, for
+    daphne and Celery workers."""
     env = dict(os.environ, DATABASE_URL=pytest_database_url(), BOT_DELAY_SECONDS="0", LOG_LEVEL="INFO")
     env.update({key: str(value) for key, value in overrides.items()})
     return env

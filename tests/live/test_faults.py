@@ -12,6 +12,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 
 from games import live_server, services
 from games.consumers import CLOSE_TRY_AGAIN
+from games.engine import Rules
 from games.models import Action, LiveServer, Seat, SeatConnection, Table
 from tests.live.conftest import Player, connect_all, seat_people
 
@@ -331,3 +332,28 @@ async def test_frames_refused_by_the_socket_are_logged_without_their_cards(peopl
     for line in lines:
         assert str(hand[0]) not in line and str(hand[1]) not in line
     await player.close()
+
+
+def test_the_worker_sends_pending_turns_again_whenever_it_connects(people, monkeypatch):
+    """A worker that lost the broker dropped the turns it held for later; when it connects
+    (at start or again) it re-plans: computer turns, overdue timers, stand-ins, dead sockets."""
+    from games.tasks import ReplanWhenConnected, replan_task
+    from hearts_site.celery import app
+
+    assert ReplanWhenConnected in app.steps["consumer"]
+    sent = []
+    monkeypatch.setattr(replan_task, "delay", lambda: sent.append(True))
+    ReplanWhenConnected(parent=None).start(consumer=None)
+    assert sent
+    monkeypatch.undo()
+
+    monkeypatch.setattr(services, "schedule", lambda *args, **kwargs: None)  # the computer's turn is lost
+    table = services.create_table(people[0], Rules(passing="none", target=20), seat_bots=[None, "easy", "easy", "easy"], seed=3)
+    Seat.objects.filter(table=table, number=0).update(standing_in=True)
+    services.start_table(table.pk)
+    monkeypatch.undo()
+    stalled = table_row(table.pk).version
+    assert replan_task.apply().get()["tables"] == 1
+    assert table_row(table.pk).status == Table.Status.FINISHED or table_row(table.pk).version > stalled + 10, (
+        "the computers play again (the eager runner plays on at once)"
+    )

@@ -11,6 +11,7 @@ from websockets.exceptions import ConnectionClosed
 
 from games import services
 from games.consumers import CLOSE_TRY_AGAIN
+from games.engine import Rules
 from games.models import Action, LiveServer, Seat, SeatConnection, Table
 from tests.live.conftest import open_sockets, seat_people
 from tests.live.processes import Socket
@@ -234,3 +235,44 @@ async def test_redis_briefly_unavailable_moves_fail_cleanly_then_succeed(live_pr
         print(f"redis outage: every socket told and closed in {noticed:.2f} s; all back {back:.1f} s after the stop")
     finally:
         await close_all(sockets)
+
+
+def test_redis_restarted_computers_play_on_once_the_worker_is_back(live_processes, people, monkeypatch):
+    """A worker that loses the broker drops the turns it held for later (sent with a
+    countdown), and a Redis restarted without persistence has lost them too. The worker sends
+    every pending turn again whenever it connects (games.tasks.ReplanWhenConnected) — after a
+    reconnection, or after a restart: with celery/kombu 5.7.0 a worker holding such turns
+    exits when Redis goes away ("Unrecoverable error: AttributeError ... 'hostname'"), so
+    production runs it under a supervisor that restarts it, as this test does."""
+    redis = live_processes.redis()
+    monkeypatch.setattr(services, "schedule", lambda *args, **kwargs: None)  # this process sends nothing
+    table = services.create_table(people[0], Rules(target=100), seat_bots=[None, "easy", "easy", "easy"], seed=5)
+    Seat.objects.filter(table=table, number=0).update(standing_in=True)  # computers everywhere
+    services.start_table(table.pk)
+    monkeypatch.undo()
+    start = table_row(table.pk).version
+    worker = live_processes.worker(REDIS_URL=redis.url, BOT_DELAY_SECONDS=0.3)
+    version = lambda: table_row(table.pk).version  # noqa: E731
+
+    deadline = time.monotonic() + 30
+    while version() < start + 8:  # the worker sent the first turn itself when it connected
+        assert time.monotonic() < deadline, "the worker plays the computers"
+        time.sleep(0.1)
+    redis.stop()
+    time.sleep(1)
+    frozen = version()
+    time.sleep(1)
+    assert version() == frozen, "nothing moves while the broker is down (each move needs it)"
+    redis.start()
+    restarted = time.monotonic()
+    survived = True
+    while version() < frozen + 5:
+        if not worker.running:  # the supervisor's part: start it again
+            survived = False
+            worker.start()
+        assert time.monotonic() - restarted < 30, "the worker connected again and sent the pending turn"
+        time.sleep(0.1)
+    print(f"broker restart: computers playing again {time.monotonic() - restarted:.1f} s after Redis was back "
+          f"(the worker {'reconnected' if survived else 'had exited and was restarted'})")
+    log = action_log(table.pk)
+    assert [ply for ply, *_ in log] == list(range(log[0][0], log[0][0] + len(log))), "no ply missing or repeated"
