@@ -13,7 +13,7 @@ computer standing in. Hence every process holding table sockets
   them through the one path for closed sockets, ``services.seat_disconnected``) and stands in
   for people whose grace period is over (:func:`games.services.stand_in_overdue_seats`).
 
-A Celery worker sweeps too when it starts (``games.tasks``), so a crash is cleaned up even
+A Celery worker sweeps too whenever it connects (``games.tasks``), so a crash is cleaned up even
 before anyone reconnects to a server.
 
 The process also keeps the set of its open table sockets: a fault that concerns them all (the

@@ -362,7 +362,8 @@ def turn_timed_out(table_id: int, deadline_iso: str, version: int = 0) -> int:
 def recover_stalled_tables() -> int:
     """Re-schedule computer turns and overdue timers of every playing table.
 
-    Run when a worker starts, so a worker killed with tasks in hand loses nothing.
+    Run whenever a worker connects to the broker (games.tasks.ReplanWhenConnected), so a worker
+    killed, or cut off from the broker, with tasks in hand loses nothing.
     """
     count = 0
     for table in Table.objects.filter(status=Table.Status.PLAYING):
@@ -628,7 +629,7 @@ def reclaim_seat(table_id: int, user) -> bool:
 
 def recover_absent_seats() -> int:
     """Re-schedule the stand-in check of every person who dropped out of a playing game
-    (run when a worker starts, like :func:`recover_stalled_tables`)."""
+    (run whenever a worker connects, like :func:`recover_stalled_tables`)."""
     count = 0
     absent = Seat.objects.filter(
         table__status=Table.Status.PLAYING, user__isnull=False, standing_in=False, connected=False,
@@ -700,7 +701,7 @@ def sweep_dead_connections() -> int:
     any closed socket. The grace period counts from the dead server's last heartbeat.
     Then forgets dead servers with no connections left. Returns how many sockets were closed.
 
-    Run by every live server's heartbeat and by a Celery worker when it starts; several
+    Run by every live server's heartbeat and by a Celery worker when it connects; several
     sweeps at once are harmless (a socket closed twice changes nothing the second time).
     """
     from games.models import LiveServer, SeatConnection
