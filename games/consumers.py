@@ -345,6 +345,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
         except LAYER_FAULTS:
             pass  # the layer is down (already logged); its group keys expire by themselves
+        except Exception as error:
+            log.warning("group_discard_failed table=%s error=%s", self.table_id, describe(error))
         if self.seat_number is not None:
             try:
                 await db(services.seat_disconnected)(self.table_id, self.user, self.channel_name)

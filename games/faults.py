@@ -11,10 +11,12 @@ Faults and their events (see games/LIVE.md, "Faults"):
 * the task broker is down: ``broker_unavailable`` (the move is rejected with ``unavailable``),
   ``stand_in_not_scheduled``, ``stand_in_failed``;
 * the channel layer (Redis) is down: ``layer_unavailable`` (the sockets of the process are
-  closed with 4503 so clients reconnect), ``notify_failed``;
+  closed with 4503 so clients reconnect), ``notify_failed``, ``group_discard_failed``;
+* a socket's seat could not be released (the database is down): ``disconnect_failed``;
 * a server process died: ``connection_swept``, ``live_server_gone``; a server that was taken
-  for dead while it lived: ``live_server_was_taken_for_dead``;
-* the heartbeat itself failed: ``live_server_heartbeat_failed``.
+  for dead while it lived: ``live_server_was_taken_for_dead``, then ``sockets_dropped``;
+* the heartbeat itself failed: ``live_server_heartbeat_failed``;
+* the Celery worker (re)connected to the broker: ``replanned`` (info), or ``replan_not_sent``.
 """
 
 

@@ -525,7 +525,7 @@ def _schedule_stand_in(seat: Seat) -> None:
     )
 
 
-def seat_connected(table_id: int, user, channel_name: str, server: str = "") -> Seat | None:
+def seat_connected(table_id: int, user, channel_name: str, server: str) -> Seat | None:
     """A person's websocket opened on the server process ``server`` (a ``LiveServer.name``,
     registered before). Returns their seat (None if they have none).
 

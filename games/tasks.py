@@ -4,6 +4,7 @@ import logging
 from celery import bootsteps, shared_task
 
 from games import services
+from games.faults import describe
 from hearts_site.celery import app
 
 log = logging.getLogger(__name__)
@@ -88,7 +89,7 @@ class ReplanWhenConnected(bootsteps.StartStopStep):
         try:
             replan_task.delay()
         except Exception as error:  # the broker went away again: the next connection re-plans
-            log.warning("replan_not_sent error=%s", error)
+            log.warning("replan_not_sent error=%s", describe(error))
 
 
 app.steps["consumer"].add(ReplanWhenConnected)

@@ -99,7 +99,7 @@ def test_connections_recorded_before_servers_registered_are_swept(people, settin
     """Rows from before the LiveServer migration (server "") belong to no living server."""
     settings.LIVE_RECONNECT_GRACE_SECONDS = 0
     table = seat_people(people)
-    services.seat_connected(table.pk, people[1], "specific.legacy!bob")
+    services.seat_connected(table.pk, people[1], "specific.legacy!bob", "")
     assert services.sweep_dead_connections() == 1
     assert seat_row(table.pk, 1).standing_in
 
@@ -107,7 +107,8 @@ def test_connections_recorded_before_servers_registered_are_swept(people, settin
 def test_a_socket_reported_closed_twice_keeps_its_grace_period(people, settings):
     settings.LIVE_RECONNECT_GRACE_SECONDS = 60
     table = seat_people(people)
-    services.seat_connected(table.pk, people[1], "specific.x!bob")
+    services.register_live_server("alive:1:aaaa")
+    services.seat_connected(table.pk, people[1], "specific.x!bob", "alive:1:aaaa")
     assert services.seat_disconnected(table.pk, people[1], "specific.x!bob")
     first = seat_row(table.pk, 1).left_at
     # a sweep (or a second server) reports the same socket again: nothing changes
@@ -124,7 +125,8 @@ def test_an_absence_recorded_with_the_broker_down_still_gets_its_stand_in(people
 
     settings.LIVE_RECONNECT_GRACE_SECONDS = 60
     table = seat_people(people)
-    services.seat_connected(table.pk, people[1], "specific.x!bob")
+    services.register_live_server("alive:1:aaaa")
+    services.seat_connected(table.pk, people[1], "specific.x!bob", "alive:1:aaaa")
     settings.TASK_RUNNER = "celery"
 
     def broker_down(*args, **kwargs):
