@@ -364,6 +364,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         own = self.drop()  # when this socket was not registered yet
         if own is not None:
             await own
+            dropped += 1
         if dropped:  # the first consumer to notice; the others were dropped with it
             log.warning(
                 "layer_unavailable server=%s table=%s seat=%s sockets_dropped=%s error=%s",
@@ -510,6 +511,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             )
 
     async def refuse(self, code: str, message: str, close_code: int):
+        log.info(
+            "connection_refused table=%s user=%s code=%s", self.table_id, getattr(self.user, "pk", None), code
+        )
         await self.send_error(code, message)
         await self.close(code=close_code)
 

@@ -6,6 +6,9 @@ A line never holds a card: a card tried or passed reveals part of a hidden hand,
 moves log their code, not the move, and errors are described by :func:`describe`, which callers
 use only for infrastructure errors (their messages name hosts and ports, not cards).
 
+Refusals: ``action_rejected`` (a move or frame; ``where=socket`` when the socket refused it
+before the services), ``connection_refused`` (a socket refused at connect).
+
 Faults and their events (see games/LIVE.md, "Faults"):
 
 * the task broker is down: ``broker_unavailable`` (the move is rejected with ``unavailable``),
