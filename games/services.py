@@ -695,37 +695,44 @@ def live_server_heartbeat(name: str) -> bool:
 
 
 def sweep_dead_connections() -> int:
-    """Close every socket held by a server process whose heartbeat is older than
-    ``LIVE_SERVER_TIMEOUT_SECONDS`` (or that never registered), through
+    """Close every socket held by a server process that is gone, through
     :func:`seat_disconnected` — so the grace period, the stand-in and the reclaim work as for
-    any closed socket. The grace period counts from the dead server's last heartbeat.
-    Then forgets dead servers with no connections left. Returns how many sockets were closed.
+    any closed socket, the grace period counting from the dead server's last heartbeat.
+    Returns how many sockets were closed.
+
+    One rule: a server whose heartbeat is older than ``LIVE_SERVER_TIMEOUT_SECONDS`` is gone
+    (its row is deleted first: should it be alive after all, its next heartbeat finds no row
+    and it closes its sockets, see :func:`live_server_heartbeat`); a socket whose server has no
+    row is closed. Sockets opened after the sweep began are left to the next sweep (their
+    server may have registered meanwhile). The servers' clocks must agree (NTP) to well
+    under the timeout.
 
     Run by every live server's heartbeat and by a Celery worker when it connects; several
     sweeps at once are harmless (a socket closed twice changes nothing the second time).
     """
     from games.models import LiveServer, SeatConnection
 
-    cutoff = timezone.now() - timedelta(seconds=live_server_timeout_seconds())
-    alive = set(LiveServer.objects.filter(heartbeat_at__gte=cutoff).values_list("name", flat=True))
+    began = timezone.now()
+    cutoff = began - timedelta(seconds=live_server_timeout_seconds())
     last_heard = dict(LiveServer.objects.filter(heartbeat_at__lt=cutoff).values_list("name", "heartbeat_at"))
-    dead = SeatConnection.objects.exclude(server__in=alive).select_related("seat")
+    for name in last_heard:
+        # A heartbeat written meanwhile saves the row (the condition is checked again).
+        if LiveServer.objects.filter(name=name, heartbeat_at__lt=cutoff).delete()[0]:
+            log.warning("live_server_gone server=%s last_heartbeat=%s", name, last_heard[name].isoformat())
+    registered = LiveServer.objects.values("name")
+    dead = SeatConnection.objects.exclude(server__in=registered).filter(opened_at__lt=began).select_related("seat")
     closed = 0
     for connection in dead:
         seat = connection.seat
         if seat.user_id is not None:
-            seat_disconnected(seat.table_id, seat.user_id, connection.channel_name, closed_at=last_heard.get(connection.server))
+            seat_disconnected(
+                seat.table_id, seat.user_id, connection.channel_name, closed_at=last_heard.get(connection.server)
+            )
         else:  # the person left the seat (a deleted account): nothing to hand over
             SeatConnection.objects.filter(pk=connection.pk).delete()
         closed += 1
         log.warning(
             "connection_swept server=%s table=%s seat=%s", connection.server or "-", seat.table_id, seat.number
         )
-    gone = LiveServer.objects.filter(heartbeat_at__lt=cutoff).exclude(
-        name__in=SeatConnection.objects.values("server")
-    )
-    for name in gone.values_list("name", flat=True):
-        log.warning("live_server_gone server=%s", name)
-    gone.delete()
     return closed
 
