@@ -66,7 +66,7 @@ class SeatConnection(models.Model):
     channel_name = models.CharField(max_length=200, unique=True)
     seat = models.ForeignKey("games.Seat", on_delete=models.CASCADE, related_name="connections")
     server = models.CharField(
-        max_length=200, blank=True, db_index=True,
+        max_length=200, blank=True, db_index=True, default="", db_default="",  # rows of older code: ""
         help_text="LiveServer.name of the process holding the socket (no row, or a stale one: closed)",
     )
     opened_at = models.DateTimeField(auto_now_add=True)

@@ -2,8 +2,9 @@
 
 from django.db import migrations, models
 
-# Connections recorded before this migration get server "": no LiveServer has that name, so
-# the first sweep closes them (they were left behind by processes that are gone).
+# Connections recorded before this migration, or by a server still running the older code
+# during a deploy (the database fills in ""), get server "": no LiveServer has that name, so a
+# sweep closes them. Restart every daphne promptly after migrating.
 
 
 class Migration(migrations.Migration):
@@ -28,6 +29,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='seatconnection',
             name='server',
-            field=models.CharField(blank=True, db_index=True, help_text='LiveServer.name of the process holding the socket (no row, or a stale one: closed)', max_length=200),
+            field=models.CharField(blank=True, db_default='', db_index=True, default='', help_text='LiveServer.name of the process holding the socket (no row, or a stale one: closed)', max_length=200),
         ),
     ]
