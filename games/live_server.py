@@ -91,10 +91,6 @@ def socket_closed(consumer) -> None:
     _sockets.discard(consumer)
 
 
-def open_sockets() -> int:
-    return len(_sockets)
-
-
 async def drop_every_socket() -> int:
     """Close every table socket of this process for a server-side fault (each says so and
     closes with 4503, try again; see ``TableConsumer.drop``). Returns how many."""
