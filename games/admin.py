@@ -209,7 +209,14 @@ _register_optional(
 )
 _register_optional(
     "SeatConnection",
-    list_display=("channel_name", "seat", "opened_at"),
-    search_fields=("channel_name", "seat__user__username", "=seat__table__id"),
+    list_display=("channel_name", "seat", "server", "opened_at"),
+    search_fields=("channel_name", "server", "seat__user__username", "=seat__table__id"),
     raw_id_fields=("seat",),
+)
+_register_optional(
+    "LiveServer",
+    list_display=("name", "started_at", "heartbeat_at"),
+    search_fields=("name",),
+    readonly_fields=("name", "started_at", "heartbeat_at"),
+    has_add_permission=lambda self, request: False,  # server processes register themselves
 )

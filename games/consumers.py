@@ -16,6 +16,8 @@ Protocol:
   than the table's (a duplicate, or made on an old position) is rejected and changes nothing.
 * Two formats: **HTML** (default; the htmx websocket extension swaps ``#table``, out of band)
   and **JSON** (``?format=json``; used by tests and the load tool).
+* A server-side fault (the channel layer unreachable) ends the socket with an ``unavailable``
+  error and close code 4503 (try again): the client reconnects and gets the full state.
 """
 import asyncio
 import json
@@ -24,11 +26,12 @@ import time
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from accounts.selectors import has_live_access, live_access_denied_message
-from games import services, snapshots
+from games import live_server, services, snapshots
+from games.faults import LAYER_FAULTS, describe
+from games.live_server import db
 from games.realtime import remember_server_loop, table_group
 from games.snapshots import Snapshot
 
@@ -46,14 +49,17 @@ MOVES = {"play": "card", "pass": "cards", "moon": "choice"}
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
+CLOSE_TRY_AGAIN = 4503
+"""Closed for a server-side fault: reconnect after a pause (like HTTP 503). The standard
+1013 (Try Again Later), on which the htmx websocket extension reconnects by itself, cannot be
+sent through daphne (autobahn allows an application only 1000 and 3000-4999), so the live
+page's ``live/live.js`` reconnects on this code; the extension itself reconnects on 1006 (a
+dropped connection: the server process died)."""
 
-
-def db(function):
-    """``function`` run off the event loop. PostgreSQL takes concurrent transactions, so calls
-    go to a pool of threads; SQLite has one writer at a time, so they share one thread."""
-    from django.db import connection
-
-    return database_sync_to_async(function, thread_sensitive=connection.vendor == "sqlite")
+UNAVAILABLE = (
+    "The live game service is briefly unavailable, so the table cannot update. Reconnecting "
+    "in a moment; your seat is kept. Make your move again once the table is back."
+)
 
 
 # --------------------------------------------------------------------------- snapshots
@@ -145,15 +151,32 @@ def render_table_html(snapshot: Snapshot, seat_number: int | None, error: str | 
 class TableConsumer(AsyncWebsocketConsumer):
     """One connection of one person (or a waiting-room visitor) to one table."""
 
+    table_id = seat_number = user = None
+    format = "html"
+    version = -1  # the newest version this client has been sent
+    joined = False  # in the table group (and, when seated, recorded as a SeatConnection)
+    released = False  # left the group and the seat connection closed: see release()
+    dropped = False  # closed for a server-side fault: see drop()
+    cleared_error = False  # HTML: the page's error notice was cleared by the first state
+
+    async def __call__(self, scope, receive, send):
+        """Run the connection. Whatever ends it (the person, a fault, the server stopping), its
+        seat connection is released: a consumer that died with its row left behind would keep
+        its seat looking connected. A lost channel layer ends it cleanly (:meth:`layer_lost`)
+        where it would otherwise die with daphne's 1011 and no goodbye."""
+        try:
+            await super().__call__(scope, receive, send)
+        except LAYER_FAULTS as error:
+            await self.layer_lost(error)
+        finally:
+            await self.release()
+
     async def connect(self):
         remember_server_loop()
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.format = "json" if query.get("format", [""])[0] == "json" else "html"
-        self.seat_number = None
-        self.version = -1  # the newest version this client has been sent
-        self.joined = False
         self.recent_frames: list[float] = []
         await self.accept()
 
@@ -175,75 +198,134 @@ class TableConsumer(AsyncWebsocketConsumer):
         # Seated players need no check: a game in progress may finish after a lapse.
 
         # Subscribe before reading the state, so no change falls between the two.
-        await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
+        try:
+            await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
+        except LAYER_FAULTS as error:
+            log.warning(
+                "layer_unavailable server=%s table=%s user=%s at=connect error=%s",
+                live_server.SERVER_NAME, self.table_id, self.user.pk, describe(error),
+            )
+            return await self.refuse("unavailable", UNAVAILABLE, CLOSE_TRY_AGAIN)
         self.joined = True
+        await live_server.socket_opened(self)
         if seat is not None:
-            seat = await db(services.seat_connected)(self.table_id, self.user, self.channel_name)
+            seat = await db(services.seat_connected)(
+                self.table_id, self.user, self.channel_name, live_server.SERVER_NAME
+            )
             self.seat_number = seat.number if seat else None
         await self.send_state(fresh=True)
 
     async def dispatch(self, message):
         """channels' dispatch, without its ``aclose_old_connections()`` before every message:
         that is a hop to the one database thread per message and socket, where each change
-        of a table reaches every seat. Every database call here goes through
-        ``database_sync_to_async``, which closes old connections itself."""
+        of a table reaches every seat. Every database call here goes through ``db()``
+        (:func:`games.live_server.db`), which closes old connections itself."""
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
 
     async def disconnect(self, code):
-        if not getattr(self, "joined", False):
+        await self.release()
+
+    async def release(self):
+        """Leave the table group and close this socket's seat connection
+        (:func:`games.services.seat_disconnected`), once."""
+        if not self.joined or self.released:
             return
-        await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
+        self.released = True
+        live_server.socket_closed(self)
+        try:
+            await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
+        except LAYER_FAULTS:
+            pass  # the layer is down (already logged); its group keys expire by themselves
+        except Exception as error:
+            log.warning("group_discard_failed table=%s error=%s", self.table_id, describe(error))
         if self.seat_number is not None:
             try:
                 await db(services.seat_disconnected)(self.table_id, self.user, self.channel_name)
-            except Exception:
-                log.exception("disconnect_failed table=%s seat=%s", self.table_id, self.seat_number)
+            except Exception as error:  # the database is down: the heartbeat sweep will close it
+                log.warning(
+                    "disconnect_failed table=%s seat=%s error=%s", self.table_id, self.seat_number, describe(error)
+                )
+
+    async def layer_lost(self, error):
+        """Reading from the channel layer failed: Redis is down or unreachable. Table changes
+        can no longer reach this process's sockets, and when Redis comes back their group
+        memberships may be gone, so every socket of this process is closed (:meth:`drop`);
+        clients reconnect, are subscribed again and get the full state."""
+        dropped = await live_server.drop_every_socket()
+        own = self.drop()  # when this socket was not registered yet
+        if own is not None:
+            await own
+            dropped += 1
+        if dropped:  # the first consumer to notice; the others were dropped with it
+            log.warning(
+                "layer_unavailable server=%s table=%s seat=%s sockets_dropped=%s error=%s",
+                live_server.SERVER_NAME, self.table_id, self.seat_number, dropped, describe(error),
+            )
+
+    def drop(self) -> "asyncio.Future | None":
+        """Close this socket for a server-side fault: an ``unavailable`` error, then close code
+        4503 (:data:`CLOSE_TRY_AGAIN`). Nothing the person did is lost: a move is applied whole or not
+        at all, and the reconnected client gets the full state.
+
+        Marks the socket at once (several consumers may notice the same fault together) and
+        returns the closing to await, or None when it was dropped already."""
+        if self.dropped:
+            return None
+        self.dropped = True
+        return asyncio.ensure_future(self._close_for_fault())
+
+    async def _close_for_fault(self):
+        try:
+            await self.send_error("unavailable", UNAVAILABLE)
+            await self.close(code=CLOSE_TRY_AGAIN)
+        except Exception:  # the client has gone already
+            pass
 
     # ----------------------------------------------------------------- from the client
 
     async def receive(self, text_data=None, bytes_data=None):
-        if not self.joined:
+        if not self.joined or self.dropped:
             return
         now = time.monotonic()
         self.recent_frames = [t for t in self.recent_frames if now - t < RATE_WINDOW_SECONDS] + [now]
         if len(self.recent_frames) > RATE_MAX_FRAMES:
-            return await self.send_error("too_fast", "Too many messages; wait a few seconds and try again.")
+            return await self.reject("too_fast", "Too many messages; wait a few seconds and try again.")
         if text_data is None:
-            return await self.send_error("malformed", "Send text frames holding a JSON object.")
+            return await self.reject("malformed", "Send text frames holding a JSON object.")
         if len(text_data.encode("utf-8")) > MAX_FRAME_BYTES:
-            return await self.send_error(
+            return await self.reject(
                 "too_large", f"That message is too large; the limit is {MAX_FRAME_BYTES} bytes."
             )
         try:
             frame = json.loads(text_data)
         except ValueError:
-            return await self.send_error("malformed", "That message is not JSON. Send an object like {\"action\": \"sync\"}.")
+            return await self.reject("malformed", "That message is not JSON. Send an object like {\"action\": \"sync\"}.")
         if not isinstance(frame, dict):
-            return await self.send_error("malformed", "Send a JSON object like {\"action\": \"sync\"}.")
+            return await self.reject("malformed", "Send a JSON object like {\"action\": \"sync\"}.")
         action = frame.get("action")
         if action == "sync":
             return await self.send_state(fresh=True)
         if action not in MOVES:
             shown = str(action)[:20] if action is not None else "nothing"
-            return await self.send_error(
+            return await self.reject(
                 "unknown_action", f"Unknown action {shown!r}: send play, pass, moon or sync."
             )
         if self.seat_number is None:
-            return await self.send_error("no_seat", "You have no seat at this table, so you cannot play.")
+            return await self.reject("no_seat", "You have no seat at this table, so you cannot play.")
         if "seat" in frame and _as_int(frame["seat"]) != self.seat_number:
-            return await self.send_error("not_your_seat", "You can only play for your own seat.")
+            return await self.reject("not_your_seat", "You can only play for your own seat.")
         version = _as_int(frame.get("version"))
         if version is None:
-            return await self.send_error(
+            return await self.reject(
                 "malformed", "Every move carries the table version it was made against (\"version\")."
             )
         move = _move_from(action, frame)
         if move is None:
             field = MOVES[action]
-            return await self.send_error("malformed", f"A {action} move needs {field!r}.")
+            return await self.reject("malformed", f"A {action} move needs {field!r}.")
         try:
             outcome = await db(services.submit_action)(
                 self.table_id, self.seat_number, move, expected_version=version, user=self.user
@@ -297,7 +379,20 @@ class TableConsumer(AsyncWebsocketConsumer):
         if started and not getattr(self, "cleared_room", False):
             html += '<div id="room-controls" hx-swap-oob="true"></div>'  # the waiting room's buttons
             self.cleared_room = True
+        if not self.cleared_error and error is None:
+            # The first state of a connection: clear a notice left by the last one ("reconnecting").
+            html += '<div id="live-error" class="live-error" role="alert" hx-swap-oob="true"></div>'
+            self.cleared_error = True
         await self.send(text_data=html)
+
+    async def reject(self, code: str, message: str):
+        """Refuse a frame before it reaches the services (which log their own refusals): log
+        it (its code, never its content: it may name cards), then tell the client."""
+        log.info(
+            "action_rejected table=%s seat=%s actor=person code=%s user=%s where=socket",
+            self.table_id, self.seat_number, code, getattr(self.user, "pk", None),
+        )
+        await self.send_error(code, message)
 
     async def send_error(self, code: str, message: str):
         version = self.version
@@ -313,6 +408,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             )
 
     async def refuse(self, code: str, message: str, close_code: int):
+        log.info(
+            "connection_refused table=%s user=%s code=%s", self.table_id, getattr(self.user, "pk", None), code
+        )
         await self.send_error(code, message)
         await self.close(code=close_code)
 

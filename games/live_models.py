@@ -1,4 +1,5 @@
-"""Live play's own rows: who waits in the matchmaking queue, and which sockets are open.
+"""Live play's own rows: who waits in the matchmaking queue, which sockets are open, and which
+server processes hold them.
 
 Imported at the end of :mod:`games.models`, so ``from games.models import QueueEntry`` works.
 """
@@ -33,15 +34,41 @@ class QueueEntry(models.Model):
         return f"{self.user} for {self.table_size} players ({self.rating}), {where}"
 
 
+class LiveServer(models.Model):
+    """A server process (daphne) holding table sockets, known by its heartbeat.
+
+    A process that crashes cannot say goodbye: its sockets' ``SeatConnection`` rows would stay
+    and their seats look connected forever. So every process writes ``heartbeat_at`` every
+    ``LIVE_SERVER_HEARTBEAT_SECONDS``; a process silent for ``LIVE_SERVER_TIMEOUT_SECONDS`` is
+    dead, and the sweep (:func:`games.services.sweep_dead_connections`) closes its connections
+    the ordinary way. See :mod:`games.live_server`.
+    """
+
+    name = models.CharField(max_length=200, unique=True, help_text="host:pid:random, new at every start")
+    started_at = models.DateTimeField(auto_now_add=True)
+    heartbeat_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        ordering = ["-heartbeat_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} (heartbeat {self.heartbeat_at:%Y-%m-%d %H:%M:%S})"
+
+
 class SeatConnection(models.Model):
     """One open websocket of a seated person (a person may have several tabs open).
 
     A seat counts as connected while it has at least one; when the last one closes the
-    reconnect grace period starts (see :func:`games.services.seat_disconnected`).
+    reconnect grace period starts (see :func:`games.services.seat_disconnected`). ``server`` is
+    the :class:`LiveServer` holding the socket: when that process dies, the sweep closes it.
     """
 
     channel_name = models.CharField(max_length=200, unique=True)
     seat = models.ForeignKey("games.Seat", on_delete=models.CASCADE, related_name="connections")
+    server = models.CharField(
+        max_length=200, blank=True, db_index=True, default="", db_default="",  # rows of older code: ""
+        help_text="LiveServer.name of the process holding the socket (no row, or a stale one: closed)",
+    )
     opened_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:

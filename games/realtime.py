@@ -13,6 +13,8 @@ import logging
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from games.faults import LAYER_FAULTS, describe
+
 log = logging.getLogger(__name__)
 
 _server_loop: asyncio.AbstractEventLoop | None = None
@@ -42,6 +44,10 @@ async def _send_outbox(outbox: asyncio.Queue) -> None:
             layer = get_channel_layer()
             if layer is not None:
                 await layer.group_send(group, message)
+        except LAYER_FAULTS as error:
+            # Redis is down: the sockets of this process are closed meanwhile (see
+            # TableConsumer.layer_lost) and get the full state when they reconnect.
+            log.warning("notify_failed group=%s version=%s error=%s", group, message.get("version"), describe(error))
         except Exception:
             log.exception("notify_failed group=%s version=%s", group, message.get("version"))
 
@@ -65,5 +71,7 @@ def notify_table(table_id: int, version: int, events=()) -> None:
         if layer is None:
             return
         async_to_sync(layer.group_send)(group, message)
+    except LAYER_FAULTS as error:
+        log.warning("notify_failed table=%s version=%s error=%s", table_id, version, describe(error))
     except Exception:
         log.exception("notify_failed table=%s version=%s", table_id, version)

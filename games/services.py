@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from games import bots, snapshots
 from games.engine import Card, Game, IllegalAction, Rules
+from games.faults import describe
 from games.models import Action, Seat, Table
 from hearts_site.taskrunner import TaskBrokerUnavailable, schedule, task_batch
 
@@ -172,8 +173,8 @@ def submit_action(
 def _submit_action(table_id, seat_number, action, expected_version, user, actor) -> ActionOutcome:
     try:
         return _apply_action(table_id, seat_number, action, expected_version, user, actor)
-    except TaskBrokerUnavailable:
-        log.warning("broker_unavailable table=%s seat=%s", table_id, seat_number)
+    except TaskBrokerUnavailable as error:
+        log.warning("broker_unavailable table=%s seat=%s error=%s", table_id, seat_number, describe(error))
         raise ActionRejected(
             "unavailable", "The game server is briefly unavailable, so your move was not made. Try again in a moment."
         )
@@ -217,11 +218,15 @@ def _apply_action(table_id, seat_number, action, expected_version, user, actor) 
             _finish(table, game)
         else:
             _plan_next(table, game, seats)
-        table.save()
+        table.save(update_fields=MOVE_FIELDS)
         after = before.after(table, seats, game, events)
         transaction.on_commit(lambda: snapshots.remember(after))  # before the clients hear of it
         _notify_after_commit(table, events)
     return ActionOutcome(version=table.version, events=events)
+
+
+MOVE_FIELDS = ["state", "version", "status", "turn_deadline", "finished_at", "updated_at"]
+"""The table's columns a move may change (finishing the game included)."""
 
 
 def _same_passing_round(table: Table, expected_version: int, seat_number: int, action) -> bool:
@@ -367,7 +372,8 @@ def turn_timed_out(table_id: int, deadline_iso: str, version: int = 0) -> int:
 def recover_stalled_tables() -> int:
     """Re-schedule computer turns and overdue timers of every playing table.
 
-    Run when a worker starts, so a worker killed with tasks in hand loses nothing.
+    Run whenever a worker connects to the broker (games.tasks.ReplanWhenConnected), so a worker
+    killed, or cut off from the broker, with tasks in hand loses nothing.
     """
     count = 0
     for table in Table.objects.filter(status=Table.Status.PLAYING):
@@ -514,7 +520,7 @@ def start_grace_for_absent(table_id: int) -> int:
 
 
 def reconnect_grace_seconds() -> float:
-    return float(getattr(settings, "LIVE_RECONNECT_GRACE_SECONDS", 60))
+    return float(settings.LIVE_RECONNECT_GRACE_SECONDS)
 
 
 def _schedule_stand_in(seat: Seat) -> None:
@@ -529,8 +535,9 @@ def _schedule_stand_in(seat: Seat) -> None:
     )
 
 
-def seat_connected(table_id: int, user, channel_name: str) -> Seat | None:
-    """A person's websocket opened. Returns their seat (None if they have none).
+def seat_connected(table_id: int, user, channel_name: str, server: str) -> Seat | None:
+    """A person's websocket opened on the server process ``server`` (a ``LiveServer.name``,
+    registered before). Returns their seat (None if they have none).
 
     Marks the seat connected and, when a computer was standing in, hands it back
     (:func:`reclaim_seat`) so they play their own cards again.
@@ -543,7 +550,7 @@ def seat_connected(table_id: int, user, channel_name: str) -> Seat | None:
         seat = Seat.objects.filter(table_id=table_id, user=user).first()
         if seat is None:
             return None
-        SeatConnection.objects.get_or_create(channel_name=channel_name, defaults={"seat": seat})
+        SeatConnection.objects.get_or_create(channel_name=channel_name, defaults={"seat": seat, "server": server})
         Seat.objects.filter(pk=seat.pk).update(connected=True, left_at=None)
         if seat.standing_in:
             reclaim_seat(table_id, user)
@@ -551,21 +558,34 @@ def seat_connected(table_id: int, user, channel_name: str) -> Seat | None:
     return seat
 
 
-def seat_disconnected(table_id: int, user, channel_name: str) -> bool:
-    """A person's websocket closed. When it was their last one, the grace period starts:
-    if they are not back within ``LIVE_RECONNECT_GRACE_SECONDS`` a computer stands in
-    (:func:`stand_in_if_gone`). Returns True when the seat is now disconnected."""
+def seat_disconnected(table_id: int, user, channel_name: str, *, closed_at=None) -> bool:
+    """A person's websocket closed (``closed_at``: when, if not now). When it was their last one,
+    the grace period starts: if they are not back within ``LIVE_RECONNECT_GRACE_SECONDS`` a
+    computer stands in (:func:`stand_in_if_gone`). Returns True when the seat is now disconnected.
+
+    The one path for every socket that ends: closed by the person, by a fault, or found dead
+    with its server process (:func:`sweep_dead_connections`). Reporting the same socket twice
+    changes nothing the second time. With the task broker down the absence is still recorded
+    (the stand-in then comes from :func:`stand_in_overdue_seats`).
+    """
     from games.models import SeatConnection
 
     with task_batch(), transaction.atomic():
-        SeatConnection.objects.filter(channel_name=channel_name).delete()
+        closed, _ = SeatConnection.objects.filter(channel_name=channel_name).delete()
         seat = Seat.objects.select_for_update().filter(table_id=table_id, user=user).first()
         if seat is None or seat.connections.exists():
             return False
-        seat.connected, seat.left_at = False, timezone.now()
+        if not closed and not seat.connected and seat.left_at is not None:
+            return True  # already recorded: keep the grace period that runs
+        seat.connected, seat.left_at = False, closed_at or timezone.now()
         seat.save(update_fields=["connected", "left_at"])
         if Table.objects.filter(pk=table_id, status=Table.Status.PLAYING).exists() and not seat.standing_in:
-            _schedule_stand_in(seat)
+            try:
+                _schedule_stand_in(seat)
+            except TaskBrokerUnavailable as error:
+                log.warning(
+                    "stand_in_not_scheduled table=%s seat=%s error=%s", table_id, seat.number, describe(error)
+                )
     return True
 
 
@@ -619,7 +639,7 @@ def reclaim_seat(table_id: int, user) -> bool:
 
 def recover_absent_seats() -> int:
     """Re-schedule the stand-in check of every person who dropped out of a playing game
-    (run when a worker starts, like :func:`recover_stalled_tables`)."""
+    (run whenever a worker connects, like :func:`recover_stalled_tables`)."""
     count = 0
     absent = Seat.objects.filter(
         table__status=Table.Status.PLAYING, user__isnull=False, standing_in=False, connected=False,
@@ -629,3 +649,100 @@ def recover_absent_seats() -> int:
         _schedule_stand_in(seat)
         count += 1
     return count
+
+
+def stand_in_overdue_seats() -> int:
+    """A computer for every person whose grace period is over but who has no stand-in yet.
+
+    The stand-in normally comes from the task :func:`seat_disconnected` schedules; this is the
+    safety net for a task that was never sent (broker down) or was lost (a broker restart).
+    Run by every live server's heartbeat (:mod:`games.live_server`). Returns how many.
+    """
+    cutoff = timezone.now() - timedelta(seconds=reconnect_grace_seconds())
+    overdue = Seat.objects.filter(
+        table__status=Table.Status.PLAYING, user__isnull=False, standing_in=False, connected=False,
+        left_at__lte=cutoff,
+    ).values_list("table_id", "number", "left_at")
+    count = 0
+    for table_id, number, left_at in overdue:
+        try:
+            count += stand_in_if_gone(table_id, number, left_at.isoformat())
+        except TaskBrokerUnavailable as error:  # the computer could not be told to play: next sweep
+            log.warning("stand_in_failed table=%s seat=%s error=%s", table_id, number, describe(error))
+    return count
+
+
+# --------------------------------------------------------------------------- server processes
+#
+# Sockets live in server processes (daphne). A process that stops without closing them (a
+# crash, SIGKILL, a lost machine) leaves SeatConnection rows behind; the heartbeat tells the
+# living from the dead. The process side (the heartbeat loop) is games.live_server.
+
+
+def live_server_timeout_seconds() -> float:
+    return float(settings.LIVE_SERVER_TIMEOUT_SECONDS)
+
+
+def register_live_server(name: str) -> None:
+    """A server process announces itself (before it records any socket)."""
+    from games.models import LiveServer
+
+    LiveServer.objects.update_or_create(name=name, defaults={"heartbeat_at": timezone.now()})
+    log.info("live_server_started server=%s", name)
+
+
+def live_server_heartbeat(name: str) -> bool:
+    """The server process ``name`` is alive. Returns False when it had been taken for dead
+    (its row swept): its sockets' seats were then marked disconnected, so the process must
+    close them (clients reconnect and are recorded again). The row is written again."""
+    from games.models import LiveServer
+
+    if LiveServer.objects.filter(name=name).update(heartbeat_at=timezone.now()):
+        return True
+    register_live_server(name)
+    log.warning("live_server_was_taken_for_dead server=%s", name)
+    return False
+
+
+def sweep_dead_connections() -> int:
+    """Close every socket held by a server process that is gone, through
+    :func:`seat_disconnected` — so the grace period, the stand-in and the reclaim work as for
+    any closed socket, the grace period counting from the dead server's last heartbeat.
+    Returns how many sockets were closed.
+
+    One rule: a server whose heartbeat is older than ``LIVE_SERVER_TIMEOUT_SECONDS`` is gone
+    (its row is deleted first: should it be alive after all, its next heartbeat finds no row
+    and it closes its sockets, see :func:`live_server_heartbeat`); a socket whose server has no
+    row is closed. Sockets opened after the sweep began are left to the next sweep (their
+    server may have registered meanwhile). The servers' clocks must agree (NTP) to well
+    under the timeout.
+
+    Run by every live server's heartbeat and by a Celery worker when it connects; several
+    sweeps at once are harmless (a socket closed twice changes nothing the second time).
+    """
+    from games.models import LiveServer, SeatConnection
+
+    began = timezone.now()
+    cutoff = began - timedelta(seconds=live_server_timeout_seconds())
+    last_heard = dict(LiveServer.objects.filter(heartbeat_at__lt=cutoff).values_list("name", "heartbeat_at"))
+    for name in last_heard:
+        # A heartbeat written meanwhile saves the row (the condition is checked again).
+        if LiveServer.objects.filter(name=name, heartbeat_at__lt=cutoff).delete()[0]:
+            log.warning("live_server_gone server=%s last_heartbeat=%s", name, last_heard[name].isoformat())
+    registered = LiveServer.objects.values("name")
+    dead = SeatConnection.objects.exclude(server__in=registered).filter(opened_at__lt=began).select_related("seat")
+    closed = 0
+    for connection in dead:
+        seat = connection.seat
+        if seat.user_id is not None:
+            seat_disconnected(
+                seat.table_id, seat.user_id, connection.channel_name, closed_at=last_heard.get(connection.server)
+            )
+        else:  # the person left the seat (a deleted account): nothing to hand over
+            SeatConnection.objects.filter(pk=connection.pk).delete()
+        closed += 1
+        log.warning(
+            "connection_swept server=%s table=%s seat=%s", connection.server or "-", seat.table_id, seat.number
+        )
+    return closed
+

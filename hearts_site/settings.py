@@ -205,6 +205,19 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 2
 # Bots pause this long before playing so a person can follow the trick.
 BOT_DELAY_SECONDS = float(os.environ.get("BOT_DELAY_SECONDS", "0.8"))
 
+# Live play (games/LIVE.md, "Drops and stand-ins" and "Faults"). A person whose last socket
+# closed gets this long to come back before a computer stands in.
+LIVE_RECONNECT_GRACE_SECONDS = float(os.environ.get("LIVE_RECONNECT_GRACE_SECONDS", "60"))
+# Every server process (daphne) writes a heartbeat this often; one silent for the timeout is
+# taken for dead and its sockets for closed (their seats get the grace period above).
+LIVE_SERVER_HEARTBEAT_SECONDS = float(os.environ.get("LIVE_SERVER_HEARTBEAT_SECONDS", "10"))
+LIVE_SERVER_TIMEOUT_SECONDS = float(os.environ.get("LIVE_SERVER_TIMEOUT_SECONDS", "30"))
+if not LIVE_SERVER_HEARTBEAT_SECONDS > 0 or LIVE_SERVER_TIMEOUT_SECONDS < 2 * LIVE_SERVER_HEARTBEAT_SECONDS:
+    raise ImproperlyConfigured(
+        "LIVE_SERVER_TIMEOUT_SECONDS must be at least twice LIVE_SERVER_HEARTBEAT_SECONDS (above 0), "
+        "so a server that is merely a little late is not taken for dead."
+    )
+
 # Production security: secure cookies, HSTS, HTTPS redirect (off behind a TLS proxy that
 # already redirects: set SECURE_SSL_REDIRECT=false).
 if PRODUCTION and not DEBUG:

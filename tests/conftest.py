@@ -81,3 +81,53 @@ def _no_snapshots_from_other_tests():
     snapshots.forget()
     yield
     snapshots.forget()
+
+
+@pytest.fixture
+def live_processes(transactional_db, settings, tmp_path):
+    """Start real daphne and redis-server processes (production settings only: PostgreSQL and
+    Redis). ``live_processes.daphne(**env)`` starts daphne on a free port on the test
+    database (``env`` adds settings, e.g. ``REDIS_URL`` or ``LIVE_RECONNECT_GRACE_SECONDS``),
+    ``live_processes.worker(**env)`` a Celery worker likewise (for a private broker: the
+    tests' own worker is ``celery_worker_process``), ``live_processes.redis()`` a private
+    redis-server on a free port. Everything started is
+    stopped afterwards, by PID, even when the test fails; logs are in ``tmp_path``."""
+    import os
+
+    from tests.live import processes
+
+    if not os.environ.get("REDIS_URL") or not os.environ.get("DATABASE_URL"):
+        pytest.skip("needs production settings: REDIS_URL and DATABASE_URL")
+
+    class Started:
+        def __init__(self):
+            self.all = []
+
+        def daphne(self, port=None, **env) -> "processes.DaphneServer":
+            env.setdefault("CELERY_QUEUE", settings.CELERY_TASK_DEFAULT_QUEUE)  # a celery_worker_process's queue
+            server = processes.DaphneServer(tmp_path / f"daphne-{len(self.all)}.log", processes.daphne_env(**env), port)
+            self.all.append(server)
+            return server.start()
+
+        def worker(self, **env) -> "processes.CeleryWorker":
+            import uuid
+
+            env.setdefault("CELERY_QUEUE", f"test-{uuid.uuid4().hex[:8]}")
+            worker = processes.CeleryWorker(tmp_path / f"worker-{len(self.all)}.log", processes.daphne_env(**env))
+            self.all.append(worker)
+            return worker.start()
+
+        def redis(self) -> "processes.RedisServer":
+            if not os.path.exists(processes.REDIS_SERVER):
+                pytest.skip("needs redis-server")
+            server = processes.RedisServer(tmp_path / f"redis-{len(self.all)}.log")
+            self.all.append(server)
+            return server.start()
+
+    started = Started()
+    try:
+        yield started
+    finally:
+        for process in reversed(started.all):
+            process.stop() if isinstance(process, processes.RedisServer) else process.kill()
+

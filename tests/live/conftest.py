@@ -41,11 +41,16 @@ def _close_thread_connections():
     each use, so PostgreSQL's test database can be dropped at the end."""
     from django.db import connections
 
+    from asgiref.sync import SyncToAsync
+
     config = connections.settings["default"]
     before = config.get("CONN_MAX_AGE", 0)
     config["CONN_MAX_AGE"] = 0
     yield
     config["CONN_MAX_AGE"] = before
+    # A test's own sync_to_async calls run on asgiref's one long-lived thread, and nothing
+    # closes that thread's connection: close it, or the test database cannot be dropped.
+    SyncToAsync.single_thread_executor.submit(connections.close_all).result(timeout=10)
 
 
 @pytest.fixture
@@ -157,3 +162,14 @@ def subscribe():
         return subscription
 
     return make
+
+
+async def open_sockets(port, table_id, users):
+    """Each user's table socket to the server on ``port`` and its first frame (the state)."""
+    from tests.live.processes import Socket
+
+    sockets = []
+    for user in users:
+        sockets.append(Socket(port, table_id, await sync_to_async(session_cookie)(user)))
+    frames = [await socket.open() for socket in sockets]
+    return sockets, frames

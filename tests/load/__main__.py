@@ -4,11 +4,17 @@
     python -m tests.load --tables 500 --start-server          # starts daphne on a free port
 
 It creates the users, sessions and started tables through the ORM (same environment as the
-server: SQLITE_PATH, or DATABASE_URL and REDIS_URL), opens every socket in JSON format, and
-then each table plays: the seat on turn sends a legal card made against the version it saw,
-and the tool times how long until that move's update has reached all four seats. At the end
-it reports p50/p95/p99 of that latency and every lost (a version gap), duplicated or
-out-of-order update. Loopback only; bounded by ``--moves`` per table and ``--duration``.
+server: SQLITE_PATH, or DATABASE_URL and REDIS_URL), opens every socket, and then each
+table plays: the seat on turn sends a legal card made against the version it saw, and the
+tool times how long until that move's update has reached all four seats. At the end it
+reports p50/p95/p99 of that latency, the server's CPU time per move (with --start-server),
+and every lost (a version gap), duplicated or out-of-order update.
+
+``--format html`` (default) reads the table fragments browsers get, as the htmx page does:
+each frame is the whole table at the newest version, so a frame may skip versions that came
+in a burst (not a loss); ``seats_behind_at_end`` and ``stalled_tables`` show anything lost.
+``--format json`` speaks the JSON protocol, one update per version. Loopback only; bounded by
+``--moves`` per table and ``--duration``.
 """
 import argparse
 import asyncio

@@ -1,0 +1,121 @@
+"""This server process as live play sees it: its name, its heartbeat and its open table sockets.
+
+Why: a seat counts as connected while it has a ``SeatConnection`` row, and a row goes when its
+socket closes. A daphne process that crashes (SIGKILL, out of memory, a lost machine) closes
+nothing, so its rows would stay and their seats look connected forever: no grace period, no
+computer standing in. Hence every process holding table sockets
+
+* registers itself (:class:`games.models.LiveServer`) before it records its first socket,
+  and records each socket with its name;
+* from a task on its event loop, every ``LIVE_SERVER_HEARTBEAT_SECONDS`` (:func:`beat`):
+  writes its heartbeat, sweeps the sockets of processes silent for
+  ``LIVE_SERVER_TIMEOUT_SECONDS`` (:func:`games.services.sweep_dead_connections`, which closes
+  them through the one path for closed sockets, ``services.seat_disconnected``) and stands in
+  for people whose grace period is over (:func:`games.services.stand_in_overdue_seats`).
+
+A Celery worker sweeps too whenever it connects (``games.tasks``), so a crash is cleaned up even
+before anyone reconnects to a server.
+
+The process also keeps the set of its open table sockets: a fault that concerns them all (the
+channel layer lost, or this process taken for dead while it was merely stalled) closes them
+all (:func:`drop_every_socket`) and their clients reconnect.
+"""
+import asyncio
+import functools
+import logging
+import os
+import secrets
+import socket
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.db import close_old_connections
+
+from games.faults import describe
+
+log = logging.getLogger(__name__)
+
+SERVER_NAME = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+"""New at every start: a restarted process (in a container often with the same pid) is
+another server, so the sockets of the one that died are still swept."""
+
+
+def db(function):
+    """``function`` run off the event loop. PostgreSQL takes concurrent transactions, so calls
+    go to a pool of threads; SQLite has one writer at a time, so they share one thread.
+
+    Connections past ``CONN_MAX_AGE`` (or broken) are closed at the end of the call, inside
+    it: asgiref runs the call in a copy of the caller's context, where channels' own closing
+    (outside that context) does not always see the connection the call opened, which then
+    stayed open for as long as its thread lived."""
+    from django.db import connection
+
+    @functools.wraps(function)
+    def closing(*args, **kwargs):
+        try:
+            return function(*args, **kwargs)
+        finally:
+            close_old_connections()
+
+    return database_sync_to_async(closing, thread_sensitive=connection.vendor == "sqlite")
+
+
+_sockets: set = set()
+_beat_task: asyncio.Task | None = None
+_start: tuple | None = None  # (event loop, asyncio.Lock): one registration per loop
+
+
+def _beating_on(loop) -> bool:
+    return _beat_task is not None and not _beat_task.done() and _beat_task.get_loop() is loop
+
+
+async def socket_opened(consumer) -> None:
+    """A table socket of this process joined its table. The first one registers the process
+    and starts its heartbeat (on this event loop), before any socket is recorded."""
+    global _beat_task, _start
+    loop = asyncio.get_running_loop()
+    if not _beating_on(loop):
+        if _start is None or _start[0] is not loop:
+            _start = (loop, asyncio.Lock())
+        async with _start[1]:
+            if not _beating_on(loop):
+                from games import services
+
+                _sockets.clear()  # sockets of an earlier event loop (tests) are gone with it
+                await db(services.register_live_server)(SERVER_NAME)
+                _beat_task = loop.create_task(_beat_forever(), name="live-server-heartbeat")
+    _sockets.add(consumer)
+
+
+def socket_closed(consumer) -> None:
+    _sockets.discard(consumer)
+
+
+async def drop_every_socket() -> int:
+    """Close every table socket of this process for a server-side fault (each says so and
+    closes with 4503, try again; see ``TableConsumer.drop``). Returns how many."""
+    closing = [task for task in (consumer.drop() for consumer in list(_sockets)) if task is not None]
+    await asyncio.gather(*closing, return_exceptions=True)
+    return len(closing)
+
+
+async def beat() -> None:
+    """One heartbeat: I am alive; sweep the dead; stand in for those gone too long."""
+    from games import services
+
+    try:
+        if not await db(services.live_server_heartbeat)(SERVER_NAME):
+            # Swept while alive (stalled longer than the timeout): our sockets' seats were
+            # marked disconnected. Reconnecting records them again.
+            dropped = await drop_every_socket()
+            log.warning("sockets_dropped server=%s count=%s reason=taken_for_dead", SERVER_NAME, dropped)
+        await db(services.sweep_dead_connections)()
+        await db(services.stand_in_overdue_seats)()
+    except Exception as error:  # the database is down: try again at the next beat
+        log.warning("live_server_heartbeat_failed server=%s error=%s", SERVER_NAME, describe(error))
+
+
+async def _beat_forever() -> None:
+    while True:
+        await asyncio.sleep(settings.LIVE_SERVER_HEARTBEAT_SECONDS)
+        await beat()
