@@ -113,7 +113,7 @@ TEMPLATES = [
         "DIRS": [BASE_DIR / "templates" / "jinja2"],
         "APP_DIRS": False,
         # Missing values print as nothing, as in Django templates (not DebugUndefined's name).
-        "OPTIONS": {"undefined": jinja2.Undefined},
+        "OPTIONS": {"environment": "hearts_site.jinja2.Environment", "undefined": jinja2.Undefined},
     },
 ]
 
