@@ -178,7 +178,14 @@ if REDIS_URL:
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             # channels_redis blocks up to 5 s reading a channel; the socket must wait longer.
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 15}], "capacity": 1500, "expiry": 30},
+            # redis-py's pool refuses a 101st connection at once ("Too many connections", taken
+            # for a Redis outage): a server with a thousand sockets connecting needs more.
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 15,
+                           "max_connections": int(os.environ.get("REDIS_MAX_CONNECTIONS", "1000"))}],
+                "capacity": 1500,
+                "expiry": 30,
+            },
         }
     }
 else:

@@ -42,6 +42,8 @@ def parse_args(argv=None):
                         help="the daphne server(s), comma-separated: seats are spread over them (loopback only)")
     parser.add_argument("--start-server", action="store_true", help="start daphne on a free port for the run")
     parser.add_argument("--servers", type=int, default=1, help="with --start-server: how many daphne processes")
+    parser.add_argument("--spread", choices=("table", "seat"), default="table",
+                        help="with several servers: a table's sockets on one server (default) or round robin")
     parser.add_argument("--moves", type=int, default=20, help="moves per table (default 20)")
     parser.add_argument("--think", type=float, default=2.0, help="seconds a player thinks before a move (mean)")
     parser.add_argument("--duration", type=float, default=180.0, help="stop after this many seconds of play")
@@ -289,7 +291,7 @@ async def run_load(args, tables_setup, server_pids=()):
     semaphore = asyncio.Semaphore(args.connect_concurrency)
     started = time.monotonic()
     opened = await asyncio.gather(
-        *(open_seat(seat, urls[index % len(urls)], semaphore, stats) for index, seat in enumerate(seats))
+        *(open_seat(seat, server_for(args, urls, index, seat), semaphore, stats) for index, seat in enumerate(seats))
     )
     connect_seconds = time.monotonic() - started
     readers = [asyncio.create_task(seat.run(stats)) for seat, ok in zip(seats, opened) if ok]
@@ -315,6 +317,14 @@ def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process so far (Linux /proc)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def server_for(args, urls, index, seat) -> str:
+    """Which server a seat's socket goes to: all of a table's seats to one server, as a proxy
+    hashing the table's URL sends them (``--spread table``), or round robin (``--spread seat``)."""
+    if args.spread == "table":
+        return urls[seat.table.id % len(urls)]
+    return urls[index % len(urls)]
 
 
 def percentile(values, q):
