@@ -11,7 +11,7 @@ from django.apps import apps
 from django.contrib import admin, messages
 from django.db.models import Count
 from django.urls import NoReverseMatch, reverse
-from django.utils.html import format_html, format_html_join
+from django.utils.html import format_html
 
 from games import services
 from games.models import Action, Seat, Table

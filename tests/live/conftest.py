@@ -1,6 +1,8 @@
 """Helpers for live-play tests: people at one table, each with a real websocket client
 through the site's ASGI application (origin check, session authentication, routing)."""
+import asyncio
 import json
+import time
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -135,6 +137,16 @@ class Player:
 
     async def close(self):
         await self.comm.disconnect(timeout=5)
+
+
+async def wait_for(predicate, timeout=60):
+    """Poll ``predicate`` (sync: it may read the database) until it holds; False on timeout."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if await sync_to_async(predicate)():
+            return True
+        await asyncio.sleep(0.2)
+    return False
 
 
 async def connect_all(users, table_id, **kwargs):

@@ -13,7 +13,7 @@ from games import services
 from games.consumers import CLOSE_TRY_AGAIN
 from games.engine import Rules
 from games.models import Action, LiveServer, Seat, SeatConnection, Table
-from tests.live.conftest import open_sockets, seat_people
+from tests.live.conftest import open_sockets, seat_people, wait_for
 from tests.live.processes import Socket
 
 pytestmark = pytest.mark.worker
@@ -35,15 +35,6 @@ def connection_servers(table_id):
 
 def action_log(table_id):
     return list(Action.objects.filter(table_id=table_id).order_by("ply").values_list("ply", "seat", "action", "actor"))
-
-
-async def wait_for(predicate, timeout):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if await sync_to_async(predicate)():
-            return True
-        await asyncio.sleep(0.2)
-    return False
 
 
 async def catch_up(sockets, version, timeout=10):

@@ -3,7 +3,6 @@ timer at a live table, its moves reach the person's websocket through Redis, and
 killed mid-game loses nothing once it is restarted."""
 import asyncio
 import datetime as dt
-import time
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -12,20 +11,11 @@ from django.utils import timezone
 from games import services
 from games.engine import Rules
 from games.models import Action, Table
-from tests.live.conftest import Player, seat_people
+from tests.live.conftest import Player, seat_people, wait_for
 
 
 def table_row(table_id):
     return Table.objects.get(pk=table_id)
-
-
-async def wait_for(predicate, timeout=60):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if await sync_to_async(predicate)():
-            return True
-        await asyncio.sleep(0.2)
-    return False
 
 
 @pytest.mark.worker

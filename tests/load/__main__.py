@@ -66,9 +66,6 @@ def setup_tables(count: int, seed: int):
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
     from django.contrib.sessions.backends.db import SessionStore
 
-    from games import services
-    from games.engine import Rules
-
     User = get_user_model()
     run = f"{int(time.time())}{random.Random(seed).randrange(1000):03d}"
     users = User.objects.bulk_create(User(username=f"load{run}-{i}", display_name=f"Load {i}") for i in range(count * 4))
