@@ -36,20 +36,37 @@ def remember_server_loop() -> None:
         _outbox_task = loop.create_task(_send_outbox(_outbox))
 
 
+RETRY_PAUSES = (0.05, 0.2, 0.5)
+"""Pauses before sending a message again after the channel layer failed: a blip (a full
+connection pool, a failover) must not lose the news of a move, or the table would look
+stuck to its players until the next change."""
+
+
 async def _send_outbox(outbox: asyncio.Queue) -> None:
     """Send queued group messages one after another, in order (runs on the server loop)."""
+    failing = False  # the last message was given up on: do not hold the queue up again
     while True:
         group, message = await outbox.get()
-        try:
-            layer = get_channel_layer()
-            if layer is not None:
-                await layer.group_send(group, message)
-        except LAYER_FAULTS as error:
-            # Redis is down: the sockets of this process are closed meanwhile (see
-            # TableConsumer.layer_lost) and get the full state when they reconnect.
-            log.warning("notify_failed group=%s version=%s error=%s", group, message.get("version"), describe(error))
-        except Exception:
-            log.exception("notify_failed group=%s version=%s", group, message.get("version"))
+        for pause in (() if failing else RETRY_PAUSES) + (None,):
+            try:
+                layer = get_channel_layer()
+                if layer is not None:
+                    await layer.group_send(group, message)
+                failing = False
+                break
+            except LAYER_FAULTS as error:
+                if pause is not None:
+                    await asyncio.sleep(pause)
+                    continue
+                # Redis is down: the sockets of this process are closed meanwhile (see
+                # TableConsumer.layer_lost) and get the full state when they reconnect.
+                failing = True
+                log.warning(
+                    "notify_failed group=%s version=%s error=%s", group, message.get("version"), describe(error)
+                )
+            except Exception:
+                log.exception("notify_failed group=%s version=%s", group, message.get("version"))
+                break
 
 
 def notify_table(table_id: int, version: int, events=()) -> None:

@@ -1,0 +1,42 @@
+"""games.realtime's outbox: the news of a change survives a blip of the channel layer, and a
+layer that stays down does not hold every later message up."""
+import asyncio
+
+from redis.exceptions import ConnectionError as RedisConnectionError
+
+from games import realtime
+
+
+class FlakyLayer:
+    def __init__(self, failures):
+        self.failures = failures
+        self.sent = []
+
+    async def group_send(self, group, message):
+        if self.failures:
+            self.failures -= 1
+            raise RedisConnectionError("Too many connections")
+        self.sent.append((group, message["version"]))
+
+
+async def run_outbox(layer, messages, monkeypatch, wait=1.5):
+    monkeypatch.setattr(realtime, "get_channel_layer", lambda: layer)
+    outbox = asyncio.Queue()
+    for version in messages:
+        outbox.put_nowait(("table-1", {"version": version}))
+    task = asyncio.get_running_loop().create_task(realtime._send_outbox(outbox))
+    await asyncio.sleep(wait)
+    task.cancel()
+
+
+async def test_a_blip_of_the_layer_delays_the_news_but_loses_none(monkeypatch):
+    layer = FlakyLayer(failures=2)
+    await run_outbox(layer, [5, 6], monkeypatch)
+    assert layer.sent == [("table-1", 5), ("table-1", 6)], "sent again, in order"
+
+
+async def test_a_layer_that_stays_down_is_tried_once_per_message_after_giving_up(monkeypatch, caplog):
+    layer = FlakyLayer(failures=4 + 2)  # the first message's 4 tries, one try each for the next two
+    await run_outbox(layer, [5, 6, 7, 8], monkeypatch)
+    assert layer.sent == [("table-1", 8)]
+    assert caplog.text.count("notify_failed") == 3
