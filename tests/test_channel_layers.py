@@ -1,19 +1,11 @@
 """The embedded default's channel layer expires undelivered messages like channels' own,
 but scans for them at most once per interval instead of before every receive."""
 import asyncio
-import concurrent.futures
 
 from hearts_site.channel_layers import ThrottledInMemoryChannelLayer
 
 
-def test_expired_messages_are_still_dropped_but_scans_are_throttled():
-    # On a thread of its own: earlier tests (Playwright's sync API) may leave this thread's
-    # event loop running.
-    with concurrent.futures.ThreadPoolExecutor(1) as thread:
-        thread.submit(asyncio.run, scenario()).result()
-
-
-async def scenario():
+async def test_expired_messages_are_still_dropped_but_scans_are_throttled():
     layer = ThrottledInMemoryChannelLayer(expiry=0.2)
     layer.clean_interval_seconds = 0.5
     for channel in ("specific.a!gone", "specific.a!here"):

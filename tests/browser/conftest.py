@@ -108,8 +108,10 @@ def site(tmp_path_factory):
         log.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(site):
+    """Module scope, not session: Playwright's sync API marks this thread's event loop as
+    running while it is open, and later async tests (pytest-asyncio) would then fail."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
