@@ -28,11 +28,10 @@ from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.urls import NoReverseMatch, reverse
 
-from games import bots
-from games import snapshots
+from games import bots, snapshots
 from games.engine import Card, Game, PassDirection
 from games.models import Seat, Table
-from games.snapshots import Snapshot, Step, initial_game, step_of
+from games.snapshots import Snapshot, Step, game_with_history
 
 # Friendly names for computer seats (seat number -> name); the level is shown beside it.
 BOT_NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eve", "Finn")
@@ -63,12 +62,8 @@ class BadFields(ValueError):
 
 def game_at(state: dict, ply: int) -> tuple[Game, Step | None]:
     """The game after ``ply`` actions and the step that led there (None at the start)."""
-    game = initial_game(state)
-    step = None
-    for index, entry in enumerate(state.get("log", ())[:ply]):
-        events = game.apply(entry["seat"], entry["action"])
-        step = step_of(index + 1, entry, events)
-    return game, step
+    game, steps = game_with_history(state, ply)
+    return game, steps[-1] if steps else None
 
 
 # --------------------------------------------------------------------------- small values

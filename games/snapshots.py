@@ -62,11 +62,12 @@ def initial_game(state: dict) -> Game:
     return Game.from_dict(base)
 
 
-def game_with_history(state: dict) -> tuple[Game, list[Step]]:
-    """Replay a stored game: the game now and every step with its (public) events."""
+def game_with_history(state: dict, ply: int | None = None) -> tuple[Game, list[Step]]:
+    """Replay a stored game: the game now (or after ``ply`` actions) and every step up to
+    there with its (public) events."""
     game = initial_game(state)
     steps = []
-    for index, entry in enumerate(state.get("log", ())):
+    for index, entry in enumerate(state.get("log", ())[:ply]):
         events = game.apply(entry["seat"], entry["action"])
         steps.append(step_of(index + 1, entry, events))
     return game, steps
@@ -97,9 +98,6 @@ class Snapshot:
         if view is None:
             view = self._views[seat_number] = self.game.view(seat_number)
         return view
-
-    def seat(self, number: int):
-        return next(seat for seat in self.seats if seat.number == number)
 
     def seat_for(self, user_id):
         return next((seat for seat in self.seats if seat.user_id == user_id), None)
