@@ -16,9 +16,15 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from hearts_site.routing import websocket_urlpatterns  # noqa: E402
 
+from django.conf import settings  # noqa: E402
+
+from hearts_site.gc_tuning import tune_for_server  # noqa: E402
+
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
+
+tune_for_server(settings.GC_THRESHOLDS)  # everything above lives as long as the process

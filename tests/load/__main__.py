@@ -4,7 +4,8 @@
     python -m tests.load --tables 500 --start-server          # starts daphne on a free port
 
 It creates the users, sessions and started tables through the ORM (same environment as the
-server: SQLITE_PATH, or DATABASE_URL and REDIS_URL), opens every socket, and then each
+server: SQLITE_PATH, or DATABASE_URL and REDIS_URL; with --start-server and neither, a new
+SQLite file of its own), opens every socket, and then each
 table plays: the seat on turn sends a legal card made against the version it saw, and the
 tool times how long until that move's update has reached all four seats. At the end it
 reports p50/p95/p99 of that latency, the server's CPU time per move (with --start-server),
@@ -18,6 +19,7 @@ in a burst (not a loss); ``seats_behind_at_end`` and ``stalled_tables`` show any
 """
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -27,6 +29,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from urllib.parse import urlparse
@@ -49,6 +52,8 @@ def parse_args(argv=None):
     parser.add_argument("--duration", type=float, default=180.0, help="stop after this many seconds of play")
     parser.add_argument("--connect-concurrency", type=int, default=50)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--timeline", metavar="FILE",
+                        help="write each move's time into the run (s) and its latency (ms), a line each")
     parser.add_argument("--format", choices=("html", "json"), default="html",
                         help="html: the table fragments browsers get (default); json: the JSON protocol")
     return parser.parse_args(argv)
@@ -112,7 +117,7 @@ def final_versions(table_ids):
 
 class Stats:
     def __init__(self):
-        self.latencies = []
+        self.timeline = []  # (sent at, latency) of every move
         self.lost = 0
         self.duplicated = 0
         self.errors = {}
@@ -124,6 +129,7 @@ class Stats:
         self.ended_early = 0
         self.no_state_tables = 0
         self.server_cpu_seconds = 0.0
+        self.server_rss_mb = 0.0
 
 
 TABLE_TAG = re.compile(r'<div id="table" class="([^"]*)"\s+data-table="\d+" data-version="(\d+)"')
@@ -239,7 +245,7 @@ class Table:
             if not await self._wait(lambda: self.all_at(version + 1), stop_at + 10):
                 stats.stalled_tables += 1
                 return
-            stats.latencies.append(time.perf_counter() - sent)
+            stats.timeline.append((sent, time.perf_counter() - sent))
             self.moves += 1
 
     async def _wait(self, predicate, deadline):
@@ -294,12 +300,20 @@ async def run_load(args, tables_setup, server_pids=()):
     readers = [asyncio.create_task(seat.run(stats)) for seat, ok in zip(seats, opened) if ok]
     playable = [table for table in tables if all(seat.ws for seat in table.seats)]
     await asyncio.sleep(1.0)  # full states arrive
+    # The tool's own full collections (100-250 ms with 2,000 sockets) would show in the
+    # figures as server latency: what exists now is frozen, and the collector rests until
+    # the end of play (a minute of play leaves some tens of megabytes of cycles).
+    gc.collect()
+    gc.freeze()
+    gc.disable()
     stop_at = time.monotonic() + args.duration
     play_started = time.monotonic()
     cpu_before = [cpu_seconds(pid) for pid in server_pids]
     await asyncio.gather(*(table.play(stats, stop_at) for table in playable))
     play_seconds = time.monotonic() - play_started
+    gc.enable()
     stats.server_cpu_seconds = sum(cpu_seconds(pid) - before for pid, before in zip(server_pids, cpu_before))
+    stats.server_rss_mb = sum(rss_megabytes(pid) for pid in server_pids)
     await asyncio.sleep(1.0)  # stragglers: anything duplicated late still counts
     for seat in seats:
         if seat.ws:
@@ -314,6 +328,14 @@ def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process so far (Linux /proc)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_megabytes(pid: int) -> float:
+    """Resident memory of a process (Linux /proc), in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
 
 
 def server_for(args, urls, index, seat) -> str:
@@ -367,6 +389,11 @@ def main(argv=None):
     args = parse_args(argv)
     sys.path.insert(0, str(ROOT))
     servers = []
+    if args.start_server and not os.environ.get("DATABASE_URL") and not os.environ.get("SQLITE_PATH"):
+        # A database of its own: tables left by earlier runs would be swept and played by
+        # computers (their server is gone), and the figures would be theirs too.
+        os.environ["SQLITE_PATH"] = str(Path(tempfile.mkdtemp(prefix="hearts-load-")) / "load.sqlite3")
+        print(f"database: a new SQLite file, {os.environ['SQLITE_PATH']}", flush=True)
     if args.start_server:
         subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, check=True)
         urls = []
@@ -392,7 +419,10 @@ def main(argv=None):
                 server.wait(10)
             except subprocess.TimeoutExpired:
                 server.kill()
-    ms = [value * 1000 for value in stats.latencies]
+    ms = [latency * 1000 for _, latency in stats.timeline]
+    if args.timeline:
+        start = min((sent for sent, _ in stats.timeline), default=0)
+        Path(args.timeline).write_text("".join(f"{sent - start:.3f} {latency * 1000:.1f}\n" for sent, latency in stats.timeline))
     from django.conf import settings
 
     print(json.dumps({
@@ -402,6 +432,7 @@ def main(argv=None):
         "moves": len(ms), "moves_per_second": round(len(ms) / play_seconds, 1) if play_seconds else 0,
         "format": args.format, "frames_received": stats.frames, "megabytes_received": round(stats.bytes / 1e6, 1),
         "server_cpu_ms_per_move": round(1000 * stats.server_cpu_seconds / len(ms), 2) if servers and ms else None,
+        "server_memory_mb": round(stats.server_rss_mb) if servers else None,
         "latency_ms": {"p50": round(percentile(ms, 50), 1), "p95": round(percentile(ms, 95), 1),
                        "p99": round(percentile(ms, 99), 1), "max": round(max(ms), 1) if ms else None,
                        "mean": round(statistics.fmean(ms), 1) if ms else None},
