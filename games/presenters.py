@@ -23,6 +23,7 @@ None; answer with ``render_table(..., error=error)``.
 from __future__ import annotations
 
 import functools
+import json
 
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
@@ -558,15 +559,22 @@ def _last_scored_deal(steps: list[Step]) -> int:
     return 1
 
 
-def _rules_lines(table: Table) -> list[str]:
+def _rules_lines(table: Table) -> tuple[str, ...]:
+    return _describe_rules(table.kind == Table.Kind.LEARN, json.dumps(table.rules, sort_keys=True))
+
+
+@functools.lru_cache(maxsize=256)
+def _describe_rules(learning: bool, rules_json: str) -> tuple[str, ...]:
+    """Drawn once per set of rules: every seat's table lists them at every move."""
     from games.engine import Rules
 
-    if table.kind == Table.Kind.LEARN:
-        return [
+    described = tuple(Rules.from_dict(json.loads(rules_json)).describe())
+    if learning:
+        return (
             "One practice hand against three friendly computer players.",
             "A real game goes on, deal after deal, until someone reaches 100 points; the lowest score wins.",
-        ] + Rules.from_dict(table.rules).describe()[1:-1]
-    return Rules.from_dict(table.rules).describe()
+        ) + described[1:-1]
+    return described
 
 
 def _score_line(scores: list[int], seats: dict[int, dict]) -> str:

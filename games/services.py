@@ -197,7 +197,7 @@ def _apply_action(table_id, seat_number, action, expected_version, user, actor) 
                 "That move was made on an earlier position of the table; "
                 f"it is now at move {table.version}. Here is the current table.",
             )
-        seats = list(table.seats.select_related("user"))
+        seats = snapshots.read_seats(table)
         seat = next((seat for seat in seats if seat.number == seat_number), None)
         if seat is None:
             raise ActionRejected("no_seat", f"There is no seat {seat_number} at this table.")

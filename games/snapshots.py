@@ -167,6 +167,19 @@ def forget(table_id: int | None = None) -> None:
             _cache.pop(table_id, None)
 
 
+SHOWN_OF_A_PERSON = ("user__username", "user__display_name")
+"""What a table shows of the person in a seat (``User.public_name``). The rest of the account
+(password hash, e-mail, dates) is not read: a move reads the seats under its lock."""
+
+
+def read_seats(table) -> list:
+    """The seats of ``table`` in order, each with the part of its person a table shows."""
+    from games.models import Seat
+
+    fields = [field.name for field in Seat._meta.concrete_fields] + list(SHOWN_OF_A_PERSON)
+    return list(table.seats.select_related("user").only(*fields).order_by("number"))
+
+
 def of_row(table, seats=None, *, keep: bool = True) -> Snapshot:
     """The snapshot of ``table`` as just read (its ``state`` may be deferred: it is read only
     when the cache cannot supply the game). Seats are read unless given.
@@ -175,7 +188,7 @@ def of_row(table, seats=None, *, keep: bool = True) -> Snapshot:
     the snapshot is not kept for others, who would see the row half-changed.
     """
     if seats is None:
-        seats = list(table.seats.select_related("user"))
+        seats = read_seats(table)
     previous = _cache.get(table.pk)
     if previous is not None and previous.key == row_key(table):
         snapshot = Snapshot(table, seats, previous.game, previous._steps)

@@ -56,6 +56,22 @@ def test_a_move_from_a_kept_snapshot_does_not_read_the_stored_game(four):
 
 
 @pytest.mark.django_db(transaction=True)  # snapshots are kept when a move commits
+def test_a_move_reads_of_each_person_only_what_the_table_shows(four):
+    table = play_moves(people_table(four, passing="none").pk, 2, random.Random(1))
+    game = Game.from_dict(table.state)
+    seat = game.to_act[0]
+    with CaptureQueriesContext(connection) as queries:
+        services.submit_action(table.pk, seat, str(game.legal(seat)[0]), expected_version=table.version)
+    (seats_query,) = [q["sql"] for q in queries if q["sql"].startswith("SELECT") and '"games_seat"' in q["sql"]]
+    assert '"accounts_user"."display_name"' in seats_query
+    for column in ("password", "email", "last_login", "date_joined"):
+        assert f'"accounts_user"."{column}"' not in seats_query
+    assert "JOIN \"games_table\"" not in seats_query, "the seats of one table need no join to order them"
+    names = [seat.user.public_name for seat in snapshots.cached(table.pk).seats]
+    assert names == [user.public_name for user in four]
+
+
+@pytest.mark.django_db(transaction=True)  # snapshots are kept when a move commits
 def test_snapshots_along_a_game_equal_a_replay_of_the_stored_log(four):
     rng = random.Random(2)
     table = people_table(four, passing="standard")
