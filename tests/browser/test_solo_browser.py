@@ -167,6 +167,9 @@ def test_on_a_phone(site, open_page, screens):
     page = open_page("pia", PHONE)
     new_game(page, site, target="13")
     wait_for_turn(page)
+    # Layout is measured once the stylesheets are in: on a busy machine the static files came
+    # after the table, and the unstyled header (57 px) failed the check below.
+    page.wait_for_load_state("load")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], "no sideways scrolling"
     header = page.locator(".site-header").bounding_box()
     assert header["height"] < 50, f"the header is one row on a phone, not {header['height']:.0f}px of the table"
