@@ -22,6 +22,7 @@ def test_a_small_load_run_plays_every_move_and_loses_nothing(tmp_path):
     assert result.returncode == 0, result.stderr[-3000:]
     report = json.loads(result.stdout[result.stdout.index("{\n"):])
     assert str(tmp_path) in result.stdout.split("{\n")[0], "the run used a new database of its own"
+    assert not [path for path in tmp_path.glob("hearts-load-*") if path.is_dir()], "and removed it at the end"
     assert report["sockets"] == 8 and report["connect_failures"] == 0
     assert report["moves"] == 6
     for problem in ("lost_updates", "duplicated_updates", "seats_behind_at_end", "stalled_tables", "ended_early"):

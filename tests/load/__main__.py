@@ -24,6 +24,7 @@ import json
 import os
 import random
 import re
+import shutil
 import signal
 import socket
 import statistics
@@ -389,10 +390,12 @@ def main(argv=None):
     args = parse_args(argv)
     sys.path.insert(0, str(ROOT))
     servers = []
+    own_database = None
     if args.start_server and not os.environ.get("DATABASE_URL") and not os.environ.get("SQLITE_PATH"):
-        # A database of its own: tables left by earlier runs would be swept and played by
-        # computers (their server is gone), and the figures would be theirs too.
-        os.environ["SQLITE_PATH"] = str(Path(tempfile.mkdtemp(prefix="hearts-load-")) / "load.sqlite3")
+        # A database of its own (removed at the end): tables left by earlier runs would be
+        # swept and played by computers (their server is gone), and the figures would be theirs too.
+        own_database = Path(tempfile.mkdtemp(prefix="hearts-load-"))
+        os.environ["SQLITE_PATH"] = str(own_database / "load.sqlite3")
         print(f"database: a new SQLite file, {os.environ['SQLITE_PATH']}", flush=True)
     if args.start_server:
         subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, check=True)
@@ -419,6 +422,8 @@ def main(argv=None):
                 server.wait(10)
             except subprocess.TimeoutExpired:
                 server.kill()
+        if own_database is not None:
+            shutil.rmtree(own_database, ignore_errors=True)
     ms = [latency * 1000 for _, latency in stats.timeline]
     if args.timeline:
         start = min((sent for sent, _ in stats.timeline), default=0)
