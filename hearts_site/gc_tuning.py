@@ -27,22 +27,21 @@ DEFAULT_THRESHOLDS = (700, 10, 100)
 
 
 def parse_thresholds(text: str) -> tuple[int, int, int]:
-    """``"gen0,gen1,gen2"`` as three whole numbers, the first above 0 (0 would turn the
-    collector off, which leaks every reference cycle)."""
-    parts = [part.strip() for part in text.split(",")]
+    """``"gen0,gen1,gen2"`` as three whole numbers, all above 0 (a first threshold of 0 would
+    turn the collector off, which leaks every reference cycle)."""
     try:
-        values = tuple(int(part) for part in parts)
+        values = tuple(int(part.strip()) for part in text.split(","))
     except ValueError:
         values = ()
-    if len(values) != 3 or values[0] < 1 or min(values) < 1:
+    if len(values) != 3 or min(values) < 1:
         raise ImproperlyConfigured(
-            f"GC_THRESHOLDS must be three whole numbers above 0 separated by commas, such as "
-            f"700,10,100 (not {text!r})."
+            "GC_THRESHOLDS must be three whole numbers above 0 separated by commas, such as "
+            f"{','.join(map(str, DEFAULT_THRESHOLDS))} (not {text!r})."
         )
     return values
 
 
-def tune_for_server(thresholds: tuple[int, int, int] = DEFAULT_THRESHOLDS) -> None:
+def tune_for_server(thresholds: tuple[int, int, int]) -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*thresholds)

@@ -227,9 +227,9 @@ if not LIVE_SERVER_HEARTBEAT_SECONDS > 0 or LIVE_SERVER_TIMEOUT_SECONDS < 2 * LI
 
 # The garbage collector of a server process (hearts_site/gc_tuning.py): full collections,
 # which stop every socket for a moment, ten times less often than CPython's default.
-from hearts_site.gc_tuning import parse_thresholds  # noqa: E402
+from hearts_site.gc_tuning import DEFAULT_THRESHOLDS, parse_thresholds  # noqa: E402
 
-GC_THRESHOLDS = parse_thresholds(os.environ.get("GC_THRESHOLDS", "700,10,100"))
+GC_THRESHOLDS = parse_thresholds(os.environ["GC_THRESHOLDS"]) if "GC_THRESHOLDS" in os.environ else DEFAULT_THRESHOLDS
 
 # Production security: secure cookies, HSTS, HTTPS redirect (off behind a TLS proxy that
 # already redirects: set SECURE_SSL_REDIRECT=false).

@@ -7,11 +7,11 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PRODUCTION_ONLY = ("DATABASE_URL", "REDIS_URL", "SQLITE_PATH", "TASK_RUNNER")
+CHOSEN_BY_THE_TOOL = ("DATABASE_URL", "REDIS_URL", "SQLITE_PATH", "TASK_RUNNER")  # its own database, embedded
 
 
 def test_a_small_load_run_plays_every_move_and_loses_nothing(tmp_path):
-    env = {name: value for name, value in os.environ.items() if name not in PRODUCTION_ONLY}
+    env = {name: value for name, value in os.environ.items() if name not in CHOSEN_BY_THE_TOOL}
     env["TMPDIR"] = str(tmp_path)
     timeline = tmp_path / "timeline.txt"
     result = subprocess.run(
