@@ -95,7 +95,7 @@ def _room(code):
 def room(request, code):
     """The room's link: the waiting room before the start, the live table after it."""
     table = _room(code)
-    seats = list(table.seats.select_related("user"))
+    seats = snapshots.read_seats(table)
     mine = next((seat for seat in seats if seat.user_id == request.user.pk), None)
     context = {
         "table": table, "seats": seats, "seat": mine, "is_host": table.host_id == request.user.pk,

@@ -363,7 +363,7 @@ def table_context(
     ended = table.status in (Table.Status.FINISHED, Table.Status.ABANDONED)
 
     # What the viewer has done this deal: the passed-card dots last until their first play.
-    my_steps_this_deal = [s for s in steps if s.deal == view.deal_number and s.seat == me]
+    my_steps_this_deal = [s for s in _steps_of_deal(steps, view.deal_number) if s.seat == me]
     played_this_deal = any(s.kind == "play" for s in my_steps_this_deal)
     received = set(view.received or ()) if view.phase == "play" and not played_this_deal else set()
 
@@ -550,6 +550,15 @@ def table_context(
     }
     context["notes"] = learn.notes(view, steps, names) if is_learn else []
     return context
+
+
+def _steps_of_deal(steps: list[Step], deal: int) -> list[Step]:
+    """The steps of ``deal`` when it is the newest one (none if it has not begun). Found from
+    the end: a whole game's history is long, and every seat is drawn at every move."""
+    start = len(steps)
+    while start and steps[start - 1].deal == deal:
+        start -= 1
+    return steps[start:]
 
 
 def _last_scored_deal(steps: list[Step]) -> int:

@@ -1,13 +1,62 @@
-"""The Jinja2 environment of the table fragment (see TEMPLATES in settings)."""
+"""The Jinja2 environment of the table fragment (see TEMPLATES in settings).
+
+The fragment is drawn for every seat at every move of every live table, so the two things
+Jinja2 does most often while drawing it are made cheaper here; what they produce is unchanged.
+"""
 import jinja2
+import markupsafe
+from django.utils.safestring import SafeString
+
+_new_str = str.__new__
+_SPECIAL = frozenset("&<>'\"")  # what markupsafe.escape replaces
+
+
+def escape(value) -> markupsafe.Markup:
+    """``markupsafe.escape``, without its Python-level ``Markup(...)`` call for the values a
+    template prints most: text, numbers and markup already made safe (Jinja2's or Django's).
+
+    Autoescaping calls it for every ``{{ ... }}`` (about a hundred per fragment), and
+    ``Markup.__new__`` was a tenth of a loaded server's time.
+
+    >>> escape("<b>Tom & Jerry's</b>")
+    Markup('&lt;b&gt;Tom &amp; Jerry&#39;s&lt;/b&gt;')
+    >>> escape(12), escape(markupsafe.Markup("<i>ok</i>"))
+    (Markup('12'), Markup('<i>ok</i>'))
+    """
+    kind = type(value)
+    if kind is str:
+        if _SPECIAL.isdisjoint(value):
+            return _new_str(markupsafe.Markup, value)
+        return markupsafe.escape(value)
+    if kind is markupsafe.Markup:
+        return value  # immutable: markupsafe's own escape would return an equal copy
+    if kind is SafeString:  # Django's mark_safe: card faces, card backs
+        return _new_str(markupsafe.Markup, value)
+    if kind is int:
+        return _new_str(markupsafe.Markup, value)
+    return markupsafe.escape(value)
+
+
+class Template(jinja2.Template):
+    """A template whose compiled code prints through :func:`escape`."""
+
+    @classmethod
+    def _from_namespace(cls, environment, namespace, globals):
+        # The compiled module imported jinja2.runtime's escape; its render functions look
+        # the name up in this namespace at every call.
+        if "escape" in namespace:
+            namespace["escape"] = escape
+        return super()._from_namespace(environment, namespace, globals)
 
 
 class Environment(jinja2.Environment):
-    """Looks up ``a.b`` in a dict as ``a["b"]`` first.
+    """Looks up ``a.b`` in a dict as ``a["b"]`` first, and prints through :func:`escape`.
 
     The fragment's context is plain dicts; Jinja2's default tries the attribute first and
     gets there by an AttributeError, about a hundred times per fragment drawn.
     """
+
+    template_class = Template
 
     def getattr(self, obj, attribute):
         if type(obj) is dict:

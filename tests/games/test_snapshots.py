@@ -143,3 +143,43 @@ def test_every_seat_is_drawn_from_one_snapshot_without_replaying(four, monkeypat
         pages = [presenters.render_table(snapshot, seat, live=True) for seat in range(4)]
     assert replays == [] and len(queries) == 0
     assert all('id="table"' in page for page in pages)
+
+
+@pytest.mark.django_db(transaction=True)  # snapshots are kept when a move commits
+def test_a_move_reuses_the_kept_seats_until_a_seat_changes(four):
+    from games.models import Seat
+
+    table = play_moves(people_table(four, passing="none").pk, 2, random.Random(7))
+    kept = snapshots.cached(table.pk)
+    table = play_moves(table.pk, 1, random.Random(7))
+    after = snapshots.cached(table.pk)
+    assert after.version == kept.version + 1
+    assert all(new is old for new, old in zip(after.seats, kept.seats)), "no seat changed: no new seat objects"
+
+    # A socket opens: a seat changes without a new version; the next move sees it.
+    assert after.seats[2].connected is False
+    Seat.objects.filter(table=table, number=2).update(connected=True)
+    table = play_moves(table.pk, 1, random.Random(7))
+    changed = snapshots.cached(table.pk)
+    assert changed.seats[2] is not after.seats[2] and changed.seats[2].connected is True
+
+    # A person renames themselves: the table shows the new name at the next move.
+    four[1].display_name = "Bobby <b>"
+    four[1].save()
+    table = play_moves(table.pk, 1, random.Random(7))
+    renamed = snapshots.cached(table.pk)
+    assert renamed.seats[1].user.public_name == "Bobby <b>"
+    assert "Bobby &lt;b&gt;" in presenters.render_table(renamed, 0, live=True)
+
+
+@pytest.mark.django_db
+def test_the_seat_columns_compared_are_every_column_of_a_seat_and_the_name_shown(four):
+    from games.models import Seat
+
+    table = people_table(four)
+    seats = snapshots.read_seats(table)
+    assert [seat.number for seat in seats] == [0, 1, 2, 3]
+    columns = [field.attname for field in Seat._meta.concrete_fields] + ["username", "display_name"]
+    assert [len(row) for row in seats.rows] == [len(columns)] * 4
+    first = dict(zip(columns, seats.rows[0]))
+    assert (first["id"], first["table_id"], first["number"], first["username"]) == (seats[0].pk, table.pk, 0, "ann")

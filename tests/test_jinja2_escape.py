@@ -1,0 +1,33 @@
+"""hearts_site.jinja2: the table fragment's Jinja2 prints exactly what markupsafe would."""
+import markupsafe
+from django.template import engines
+from django.utils.safestring import mark_safe
+from hypothesis import given
+from hypothesis import strategies as st
+
+from hearts_site.jinja2 import escape
+
+printed = st.one_of(
+    st.text(),
+    st.text(alphabet="<>&'\"ab "),
+    st.integers(),
+    st.booleans(),
+    st.none(),
+    st.floats(allow_nan=False),
+    st.text().map(markupsafe.Markup),
+    st.text().map(mark_safe),
+)
+
+
+@given(printed)
+def test_escape_is_markupsafes(value):
+    ours, theirs = escape(value), markupsafe.escape(value)
+    assert type(ours) is markupsafe.Markup
+    assert ours == theirs
+
+
+def test_the_table_fragment_prints_through_it():
+    template = engines["jinja2"].env.from_string("<p title='{{ name }}'>{{ name }} {{ n }} {{ safe }}</p>")
+    assert template.root_render_func.__globals__["escape"] is escape
+    html = template.render(name="<Tom & 'Jerry'>", n=3, safe=mark_safe("<i>ok</i>"))
+    assert html == "<p title='&lt;Tom &amp; &#39;Jerry&#39;&gt;'>&lt;Tom &amp; &#39;Jerry&#39;&gt; 3 <i>ok</i></p>"
