@@ -184,7 +184,7 @@ def _apply_action(table_id, seat_number, action, expected_version, user, actor) 
     parsed = parse_action(action)
     with task_batch(), transaction.atomic():
         # The stored state is read only when this process has no snapshot of the row.
-        table = Table.objects.select_for_update().defer("state").get(pk=table_id)
+        table = snapshots.lock_row(table_id)
         if table.status == Table.Status.WAITING:
             raise ActionRejected("not_started", "The game has not started yet.")
         if table.status != Table.Status.PLAYING:

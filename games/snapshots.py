@@ -212,13 +212,40 @@ def _seats_query(table_id):
 
 @functools.cache
 def _seat_columns_sql() -> str:
-    """The SQL of :func:`_seats_query` as plain columns (the ORM's own, compiled once), with
-    one parameter: the table's id."""
+    """The SQL of :func:`_seats_query` as plain columns, with the table's id as parameter."""
     from games.models import Seat
 
     columns = [field.attname for field in Seat._meta.concrete_fields] + list(SHOWN_OF_A_PERSON)
-    sql, params = _seats_query(0).values_list(*columns).query.sql_with_params()
-    assert list(params) == [0], params
+    return sql_for_any_id(_seats_query(0).values_list(*columns))
+
+
+def lock_row(table_id: int):
+    """The row of a table, locked until the transaction ends (``select_for_update``), without
+    its ``state`` (a current snapshot has the game); ``Table.DoesNotExist`` if there is none.
+
+    Every move starts here, so the query is the ORM's own compiled once (:func:`_lock_row_sql`):
+    building it each time cost more than running it."""
+    from games.models import Table
+
+    for table in Table.objects.raw(_lock_row_sql(), [table_id]):
+        return table
+    raise Table.DoesNotExist(f"There is no table {table_id}.")
+
+
+@functools.cache
+def _lock_row_sql() -> str:
+    from games.models import Table
+
+    # Compiled inside a transaction, as select_for_update must be (and is, when it runs).
+    return sql_for_any_id(Table.objects.select_for_update().defer("state").filter(pk=0))
+
+
+def sql_for_any_id(queryset) -> str:
+    """The SQL of ``queryset``, built for the id 0 (its only parameter), to run again for any
+    id with ``cursor.execute(sql, [id])`` or ``Model.objects.raw(sql, [id])``."""
+    sql, params = queryset.query.sql_with_params()
+    if list(params) != [0]:
+        raise ValueError(f"Build the query with the id 0 as its only parameter, not {params!r}.")
     return sql
 
 

@@ -8,7 +8,6 @@ import markupsafe
 from django.utils.safestring import SafeString
 
 _new_str = str.__new__
-_SPECIAL = frozenset("&<>'\"")  # what markupsafe.escape replaces
 
 
 def escape(value) -> markupsafe.Markup:
@@ -25,9 +24,11 @@ def escape(value) -> markupsafe.Markup:
     """
     kind = type(value)
     if kind is str:
-        if _SPECIAL.isdisjoint(value):
-            return _new_str(markupsafe.Markup, value)
-        return markupsafe.escape(value)
+        # What markupsafe.escape replaces; five substring tests are quicker than one pass
+        # over the characters in Python's terms.
+        if "&" in value or "<" in value or ">" in value or "'" in value or '"' in value:
+            return markupsafe.escape(value)
+        return _new_str(markupsafe.Markup, value)
     if kind is markupsafe.Markup:
         return value  # immutable: markupsafe's own escape would return an equal copy
     if kind is SafeString:  # Django's mark_safe: card faces, card backs

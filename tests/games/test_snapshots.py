@@ -183,3 +183,24 @@ def test_the_seat_columns_compared_are_every_column_of_a_seat_and_the_name_shown
     assert [len(row) for row in seats.rows] == [len(columns)] * 4
     first = dict(zip(columns, seats.rows[0]))
     assert (first["id"], first["table_id"], first["number"], first["username"]) == (seats[0].pk, table.pk, 0, "ann")
+
+
+@pytest.mark.django_db(transaction=True)  # snapshots are kept when a move commits
+def test_a_move_locks_the_table_row_for_update(four):
+    if not connection.features.has_select_for_update:
+        pytest.skip(f"{connection.vendor} has no SELECT ... FOR UPDATE (a write locks the whole database)")
+    table = play_moves(people_table(four, passing="none").pk, 1, random.Random(8))
+    game = Game.from_dict(table.state)
+    seat = game.to_act[0]
+    with CaptureQueriesContext(connection) as queries:
+        services.submit_action(table.pk, seat, str(game.legal(seat)[0]), expected_version=table.version)
+    first = next(q["sql"] for q in queries if q["sql"].startswith("SELECT"))
+    assert '"games_table"' in first and first.rstrip().endswith("FOR UPDATE"), first
+
+
+@pytest.mark.django_db
+def test_locking_a_table_that_is_not_there_says_so():
+    from django.db import transaction
+
+    with transaction.atomic(), pytest.raises(Table.DoesNotExist, match="no table 424242"):
+        snapshots.lock_row(424242)
