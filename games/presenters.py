@@ -384,10 +384,11 @@ def table_context(
     my_turn = me in view.to_act and not ended
     hand = []
     size = len(view.hand)
+    waiting_why = None if my_turn else _not_your_turn(view, names, me, ended)
     for index, card in enumerate(view.hand):
         legal = my_turn and card in view.legal if view.phase in ("play", "pass") else False
         if not my_turn:
-            why = _not_your_turn(view, names, me, ended)
+            why = waiting_why
         elif view.phase == "play":
             why = None if legal else game.why_illegal(me, card)
         elif view.phase == "moon_choice":
