@@ -17,7 +17,8 @@ included, sets it). Seats are read again every time, since connections change th
 new version; their objects are reused while their columns are unchanged (:func:`read_seats`).
 
 The games in snapshots are shared between threads: never change one, ``copy()`` it first
-(a copy costs microseconds).
+(a copy costs microseconds). Their seat objects are shared too, by later snapshots of the
+same table: never change one either (a seat is changed in the database, then read again).
 """
 from __future__ import annotations
 
