@@ -177,9 +177,9 @@ SHOWN_OF_A_PERSON = ("user__username", "user__display_name")
 
 class SeatList(list):
     """The seats of a table in order, with ``rows``: their columns as the database returned
-    them, to tell whether any seat changed since (see :func:`read_seats`)."""
+    them, to tell whether any seat changed since (see :func:`read_seats`); None when unsure."""
 
-    def __init__(self, seats, rows: tuple):
+    def __init__(self, seats, rows: tuple | None):
         super().__init__(seats)
         self.rows = rows
 
@@ -193,15 +193,22 @@ def read_seats(table) -> SeatList:
     made from, its seat objects are used again: the ORM's query and model building cost about
     twenty times as much, and were a third of a move's time.
     """
+    rows = _seat_columns(table.pk)
+    previous = _cache.get(table.pk)
+    if previous is not None and previous.seat_rows == rows:
+        return SeatList(previous.seats, rows)
+    seats = list(_seats_query(table.pk))
+    # A seat written between the two reads: these objects may be newer than ``rows``, and a
+    # later change back to ``rows`` would reuse them. Then nothing is kept to compare with.
+    return SeatList(seats, rows if _seat_columns(table.pk) == rows else None)
+
+
+def _seat_columns(table_id) -> tuple:
     from django.db import connection
 
     with connection.cursor() as cursor:
-        cursor.execute(_seat_columns_sql(), [table.pk])
-        rows = tuple(map(tuple, cursor.fetchall()))
-    previous = _cache.get(table.pk)
-    if previous is not None and previous.seat_rows == rows and previous.key[0] == table.code:
-        return SeatList(previous.seats, rows)
-    return SeatList(_seats_query(table.pk), rows)
+        cursor.execute(_seat_columns_sql(), [table_id])
+        return tuple(map(tuple, cursor.fetchall()))
 
 
 def _seats_query(table_id):

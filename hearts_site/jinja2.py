@@ -31,9 +31,7 @@ def escape(value) -> markupsafe.Markup:
         return _new_str(markupsafe.Markup, value)
     if kind is markupsafe.Markup:
         return value  # immutable: markupsafe's own escape would return an equal copy
-    if kind is SafeString:  # Django's mark_safe: card faces, card backs
-        return _new_str(markupsafe.Markup, value)
-    if kind is int:
+    if kind is int or kind is SafeString:  # SafeString: Django's mark_safe (card faces, backs)
         return _new_str(markupsafe.Markup, value)
     return markupsafe.escape(value)
 

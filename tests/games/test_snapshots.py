@@ -204,3 +204,26 @@ def test_locking_a_table_that_is_not_there_says_so():
 
     with transaction.atomic(), pytest.raises(Table.DoesNotExist, match="no table 424242"):
         snapshots.lock_row(424242)
+
+
+@pytest.mark.django_db
+def test_seats_written_while_they_are_read_are_not_reused_later(four, monkeypatch):
+    from games.models import Seat
+
+    table = people_table(four)
+    snapshots.forget(table.pk)
+    query = snapshots._seats_query
+
+    def written_meanwhile(table_id):
+        Seat.objects.filter(table_id=table_id, number=2).update(connected=True)  # a socket opens
+        return query(table_id)
+
+    monkeypatch.setattr(snapshots, "_seats_query", written_meanwhile)
+    seats = snapshots.read_seats(table)
+    assert seats[2].connected is True
+    assert seats.rows is None, "the columns read first are older than these objects"
+    monkeypatch.setattr(snapshots, "_seats_query", query)
+
+    snapshots.of_row(table, seats)  # kept with nothing to compare
+    Seat.objects.filter(table_id=table.pk, number=2).update(connected=False)  # back as first read
+    assert snapshots.read_seats(table)[2].connected is False
