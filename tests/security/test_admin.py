@@ -41,6 +41,11 @@ def world(ann, bob, staff):
     ProviderEvent.objects.create(event_id="evt_1", type="invoice.paid", created=timezone.now(),
                                  outcome=ProviderEvent.Outcome.APPLIED, subscription=subscription)
     _optional_rows(ann, bob, room)
+    # Codes are random, and the search matches inside them: one with "bob" in it (about one
+    # run in 3,600) would be found by a search for the player bob.
+    for number, table in enumerate((solo, finished, room), start=1):
+        table.code = f"code-{number}"
+        Table.objects.filter(pk=table.pk).update(code=table.code)
     return {"solo": solo, "finished": finished, "room": room}
 
 
