@@ -208,10 +208,10 @@ _register_optional(
     list_select_related=("user",),
 )
 _register_optional(
-    "SeatConnection",
-    list_display=("channel_name", "seat", "server", "opened_at"),
-    search_fields=("channel_name", "server", "seat__user__username", "=seat__table__id"),
-    raw_id_fields=("seat",),
+    "TableConnection",
+    list_display=("channel_name", "table", "user", "server", "opened_at"),
+    search_fields=("channel_name", "server", "user__username", "=table__id"),
+    raw_id_fields=("table", "user"),
 )
 _register_optional(
     "LiveServer",

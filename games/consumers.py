@@ -29,7 +29,7 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from accounts.selectors import has_live_access, live_access_denied_message
-from games import live_server, services, snapshots
+from games import live_server, protocol, services, snapshots
 from games.faults import LAYER_FAULTS, describe
 from games.live_server import db
 from games.realtime import remember_server_loop, table_group
@@ -44,8 +44,6 @@ RATE_WINDOW_SECONDS = 10
 RATE_MAX_FRAMES = 60
 """More frames than this in the window are refused, so one socket cannot flood the server."""
 
-MOVES = {"play": "card", "pass": "cards", "moon": "choice"}
-
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
@@ -55,6 +53,8 @@ CLOSE_TRY_AGAIN = 4503
 sent through daphne (autobahn allows an application only 1000 and 3000-4999), so the live
 page's ``live/live.js`` reconnects on this code; the extension itself reconnects on 1006 (a
 dropped connection: the server process died)."""
+
+NO_SEAT = "You have no seat at this table, so its game is not shown to you."
 
 UNAVAILABLE = (
     "The live game service is briefly unavailable, so the table cannot update. Reconnecting "
@@ -154,7 +154,9 @@ class TableConsumer(AsyncWebsocketConsumer):
     table_id = seat_number = user = None
     format = "html"
     version = -1  # the newest version this client has been sent
-    joined = False  # in the table group (and, when seated, recorded as a SeatConnection)
+    joined = False  # in the table group
+    recorded = False  # recorded as the person's TableConnection (see release())
+    ended = False  # closed by the server: nothing more is sent
     released = False  # left the group and the seat connection closed: see release()
     dropped = False  # closed for a server-side fault: see drop()
     cleared_error = False  # HTML: the page's error notice was cleared by the first state
@@ -191,7 +193,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             # Not seated: only a waiting room may be watched, and only by someone who may
             # take a seat (a NEW game): the subscription gate.
             if snapshot.table.status != snapshot.table.Status.WAITING:
-                return await self.refuse("no_seat", "You have no seat at this table.", CLOSE_FORBIDDEN)
+                return await self.refuse("no_seat", NO_SEAT, CLOSE_FORBIDDEN)
             if not await db(has_live_access)(self.user):
                 message = await db(live_access_denied_message)(self.user)
                 return await self.refuse("subscription_required", message, CLOSE_FORBIDDEN)
@@ -208,11 +210,13 @@ class TableConsumer(AsyncWebsocketConsumer):
             return await self.refuse("unavailable", UNAVAILABLE, CLOSE_TRY_AGAIN)
         self.joined = True
         await live_server.socket_opened(self)
-        if seat is not None:
-            seat = await db(services.seat_connected)(
+        try:
+            await db(services.connection_opened)(
                 self.table_id, self.user, self.channel_name, live_server.SERVER_NAME
             )
-            self.seat_number = seat.number if seat else None
+        except services.ActionRejected as rejected:
+            return await self.refuse(rejected.code, str(rejected), CLOSE_FORBIDDEN)
+        self.recorded = True
         await self.send_state(fresh=True)
 
     async def dispatch(self, message):
@@ -229,8 +233,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.release()
 
     async def release(self):
-        """Leave the table group and close this socket's seat connection
-        (:func:`games.services.seat_disconnected`), once."""
+        """Leave the table group and close this socket's connection row
+        (:func:`games.services.connection_closed`), once."""
         if not self.joined or self.released:
             return
         self.released = True
@@ -241,9 +245,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             pass  # the layer is down (already logged); its group keys expire by themselves
         except Exception as error:
             log.warning("group_discard_failed table=%s error=%s", self.table_id, describe(error))
-        if self.seat_number is not None:
+        if self.recorded:
             try:
-                await db(services.seat_disconnected)(self.table_id, self.user, self.channel_name)
+                await db(services.connection_closed)(self.table_id, self.user, self.channel_name)
             except Exception as error:  # the database is down: the heartbeat sweep will close it
                 log.warning(
                     "disconnect_failed table=%s seat=%s error=%s", self.table_id, self.seat_number, describe(error)
@@ -287,7 +291,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     # ----------------------------------------------------------------- from the client
 
     async def receive(self, text_data=None, bytes_data=None):
-        if not self.joined or self.dropped:
+        if not self.joined or self.dropped or self.ended:
             return
         now = time.monotonic()
         self.recent_frames = [t for t in self.recent_frames if now - t < RATE_WINDOW_SECONDS] + [now]
@@ -301,31 +305,30 @@ class TableConsumer(AsyncWebsocketConsumer):
             )
         try:
             frame = json.loads(text_data)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested too deep to read
             return await self.reject("malformed", "That message is not JSON. Send an object like {\"action\": \"sync\"}.")
         if not isinstance(frame, dict):
             return await self.reject("malformed", "Send a JSON object like {\"action\": \"sync\"}.")
         action = frame.get("action")
         if action == "sync":
             return await self.send_state(fresh=True)
-        if action not in MOVES:
-            shown = str(action)[:20] if action is not None else "nothing"
+        if not isinstance(action, str) or action not in protocol.MOVE_KINDS:
+            shown = action[:20] if isinstance(action, str) else "nothing" if action is None else "not a word"
             return await self.reject(
                 "unknown_action", f"Unknown action {shown!r}: send play, pass, moon or sync."
             )
         if self.seat_number is None:
             return await self.reject("no_seat", "You have no seat at this table, so you cannot play.")
-        if "seat" in frame and _as_int(frame["seat"]) != self.seat_number:
+        if "seat" in frame and protocol.whole_number(frame["seat"]) != self.seat_number:
             return await self.reject("not_your_seat", "You can only play for your own seat.")
-        version = _as_int(frame.get("version"))
+        try:
+            move, version = protocol.parse_move(frame)
+        except protocol.BadMove as problem:
+            return await self.reject("malformed", str(problem))
         if version is None:
             return await self.reject(
                 "malformed", "Every move carries the table version it was made against (\"version\")."
             )
-        move = _move_from(action, frame)
-        if move is None:
-            field = MOVES[action]
-            return await self.reject("malformed", f"A {action} move needs {field!r}.")
         try:
             outcome = await db(services.submit_action)(
                 self.table_id, self.seat_number, move, expected_version=version, user=self.user
@@ -343,7 +346,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def table_changed(self, message):
         """A change was committed (``games.realtime.notify_table``): send this seat its view."""
         version = message["version"]
-        if version <= self.version:
+        if version <= self.version or self.ended:
             return  # already sent (this or a newer state)
         snapshot = await snapshot_at_least(self.table_id, version)
         if snapshot is None:
@@ -358,6 +361,16 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.deliver(snapshot, error=error)
 
     async def deliver(self, snapshot: Snapshot, *, events=None, event_version=None, error=None):
+        """Send this socket the table at ``snapshot``, as seen from the seat its person holds
+        in it: never a seat fixed at connect time, since people leave and change seats.
+        A person with no seat at a game that has started is sent nothing of it."""
+        if self.ended:
+            return
+        seat = snapshot.seat_for(self.user.pk)
+        self.seat_number = seat.number if seat is not None else None
+        if seat is None and snapshot.table.status != snapshot.table.Status.WAITING:
+            self.ended = True
+            return await self.refuse("no_seat", NO_SEAT, CLOSE_FORBIDDEN)
         if self.format == "json":
             state = state_json(snapshot, self.seat_number)
             if event_version is None:
@@ -411,33 +424,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         log.info(
             "connection_refused table=%s user=%s code=%s", self.table_id, getattr(self.user, "pk", None), code
         )
+        self.ended = True
         await self.send_error(code, message)
         await self.close(code=close_code)
-
-
-def _as_int(value):
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and value.strip().isdigit() and len(value) < 10:
-        return int(value)
-    return None
-
-
-def _move_from(action: str, frame: dict):
-    """The move in a client frame as :func:`games.services.parse_action` takes it."""
-    value = frame.get(MOVES[action])
-    if action == "pass":
-        if isinstance(value, str):  # a form with one box ticked, or "2C 3C 4C"
-            value = value.replace(",", " ").split()
-        if not isinstance(value, list) or not all(isinstance(card, str) for card in value):
-            return None
-        return value
-    if isinstance(value, list):  # a form's hidden field and its pressed button both named so
-        chosen = {item for item in value if isinstance(item, str) and item}
-        value = chosen.pop() if len(chosen) == 1 else None
-    if not isinstance(value, str) or not value:
-        return None
-    return value[:20]
-
+        await self.release()  # the client may take its time to answer the close

@@ -37,7 +37,7 @@ class QueueEntry(models.Model):
 class LiveServer(models.Model):
     """A server process (daphne) holding table sockets, known by its heartbeat.
 
-    A process that crashes cannot say goodbye: its sockets' ``SeatConnection`` rows would stay
+    A process that crashes cannot say goodbye: its sockets' ``TableConnection`` rows would stay
     and their seats look connected forever. So every process writes ``heartbeat_at`` every
     ``LIVE_SERVER_HEARTBEAT_SECONDS``; a process silent for ``LIVE_SERVER_TIMEOUT_SECONDS`` is
     dead, and the sweep (:func:`games.services.sweep_dead_connections`) closes its connections
@@ -55,21 +55,27 @@ class LiveServer(models.Model):
         return f"{self.name} (heartbeat {self.heartbeat_at:%Y-%m-%d %H:%M:%S})"
 
 
-class SeatConnection(models.Model):
-    """One open websocket of a seated person (a person may have several tabs open).
+class TableConnection(models.Model):
+    """One open websocket of a person at a table (a person may have several tabs open).
 
-    A seat counts as connected while it has at least one; when the last one closes the
-    reconnect grace period starts (see :func:`games.services.seat_disconnected`). ``server`` is
-    the :class:`LiveServer` holding the socket: when that process dies, the sweep closes it.
+    It belongs to the person at the table, not to a seat: a person who leaves a seat, or
+    takes another, keeps their sockets and the rows follow them. A seat counts as connected
+    while its person has at least one row at its table; when the last one closes the reconnect
+    grace period starts (see :func:`games.services.socket_closed`). ``server`` is the
+    :class:`LiveServer` holding the socket: when that process dies, the sweep closes it.
     """
 
     channel_name = models.CharField(max_length=200, unique=True)
-    seat = models.ForeignKey("games.Seat", on_delete=models.CASCADE, related_name="connections")
+    table = models.ForeignKey("games.Table", on_delete=models.CASCADE, related_name="connections")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="table_connections")
     server = models.CharField(
-        max_length=200, blank=True, db_index=True, default="", db_default="",  # rows of older code: ""
+        max_length=200, blank=True, db_index=True, default="",
         help_text="LiveServer.name of the process holding the socket (no row, or a stale one: closed)",
     )
     opened_at = models.DateTimeField(auto_now_add=True)
 
+    class Meta:
+        indexes = [models.Index(fields=["table", "user"])]
+
     def __str__(self) -> str:
-        return f"{self.channel_name} on {self.seat}"
+        return f"{self.channel_name}: {self.user} at table {self.table_id}"

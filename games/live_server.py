@@ -1,6 +1,6 @@
 """This server process as live play sees it: its name, its heartbeat and its open table sockets.
 
-Why: a seat counts as connected while it has a ``SeatConnection`` row, and a row goes when its
+Why: a seat counts as connected while its person has a ``TableConnection`` row, and a row goes when its
 socket closes. A daphne process that crashes (SIGKILL, out of memory, a lost machine) closes
 nothing, so its rows would stay and their seats look connected forever: no grace period, no
 computer standing in. Hence every process holding table sockets
@@ -10,7 +10,7 @@ computer standing in. Hence every process holding table sockets
 * from a task on its event loop, every ``LIVE_SERVER_HEARTBEAT_SECONDS`` (:func:`beat`):
   writes its heartbeat, sweeps the sockets of processes silent for
   ``LIVE_SERVER_TIMEOUT_SECONDS`` (:func:`games.services.sweep_dead_connections`, which closes
-  them through the one path for closed sockets, ``services.seat_disconnected``) and stands in
+  them through the one path for closed sockets, ``services.connection_closed``) and stands in
   for people whose grace period is over (:func:`games.services.stand_in_overdue_seats`).
 
 A Celery worker sweeps too whenever it connects (``games.tasks``), so a crash is cleaned up even
@@ -32,6 +32,8 @@ from django.conf import settings
 from django.db import close_old_connections
 
 from games.faults import describe
+from games.tasks import replan_task
+from hearts_site.taskrunner import schedule
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +91,29 @@ async def socket_opened(consumer) -> None:
 
 def socket_closed(consumer) -> None:
     _sockets.discard(consumer)
+
+
+RECOVERY_DELAY_SECONDS = 1.0
+"""A started process plans pending work again after this pause (its imports are done)."""
+
+
+def recover_after_start() -> None:
+    """This server process has just started: plan again whatever waited on the one that
+    stopped — computer turns, turn timers, stand-ins (:func:`games.tasks.replan_task`) —
+    without waiting for anyone to open a table.
+
+    On the embedded default the tasks ran in the stopped process and died with it; this is
+    what makes its tables move again. On production settings the Celery workers keep them
+    and re-plan when they connect; this covers a broker that lost them as well.
+
+    With the in-memory channel layer only one process can serve the tables, so every other
+    registered server is gone and its sockets are swept at once, not after
+    ``LIVE_SERVER_TIMEOUT_SECONDS``."""
+    sole = settings.CHANNEL_LAYERS["default"]["BACKEND"].endswith("InMemoryChannelLayer")
+    try:
+        schedule(replan_task, SERVER_NAME if sole else "", countdown=RECOVERY_DELAY_SECONDS)
+    except Exception as error:  # the broker is down: the workers re-plan when it is back
+        log.warning("recovery_not_planned server=%s error=%s", SERVER_NAME, describe(error))
 
 
 async def drop_every_socket() -> int:

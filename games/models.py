@@ -136,4 +136,4 @@ class Action(models.Model):
         return f"table {self.table_id} ply {self.ply}: seat {self.seat} {self.action}"
 
 
-from games.live_models import LiveServer, QueueEntry, SeatConnection  # noqa: E402,F401  (live play's models)
+from games.live_models import LiveServer, QueueEntry, TableConnection  # noqa: E402,F401  (live play's models)

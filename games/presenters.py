@@ -32,6 +32,7 @@ from django.urls import NoReverseMatch, reverse
 from games import bots, snapshots
 from games.engine import Card, Game, PassDirection
 from games.models import Seat, Table
+from games.protocol import BadMove, parse_move
 from games.snapshots import Snapshot, Step, game_with_history
 
 # Friendly names for computer seats (seat number -> name); the level is shown beside it.
@@ -52,10 +53,6 @@ DIRECTION_WORDS = {
     PassDirection.RIGHT: "to the right",
     PassDirection.ACROSS: "across",
 }
-
-
-class BadFields(ValueError):
-    """The fields a client sent do not make an action."""
 
 
 # --------------------------------------------------------------------------- the log, replayed
@@ -129,71 +126,13 @@ def _join(names: list[str]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def action_from_fields(data) -> tuple[object, int | None]:
-    """What a client's form fields (an HTTP POST or a ws JSON frame) ask for.
-
-    Returns ``(action, version)`` for :func:`games.services.submit_action`: a card code, a
-    list of three card codes or ``"add"``/``"subtract"``. Raises :class:`BadFields`.
-
-    >>> action_from_fields({"action": "play", "card": "QS", "version": "17"})
-    ('QS', 17)
-    >>> action_from_fields({"action": "pass", "cards": ["2C", "3C", "4C"], "version": 3})
-    (['2C', '3C', '4C'], 3)
-    >>> action_from_fields({"action": "moon", "choice": "add"})
-    ('add', None)
-    """
-
-    def get_list(name):
-        if hasattr(data, "getlist"):
-            values = data.getlist(name)
-        else:
-            value = data.get(name)
-            values = [] if value is None else value if isinstance(value, list) else [value]
-        out = []
-        for value in values:
-            out.extend(str(value).replace(",", " ").split())
-        return out
-
-    def get_one(name):
-        values = data.getlist(name) if hasattr(data, "getlist") else data.get(name)
-        if not isinstance(values, list):
-            values = [] if values is None else [values]
-        values = [str(value).strip() for value in values if str(value).strip()]
-        return values[-1] if values else None
-
-    version_text = get_one("version")
-    version = None
-    if version_text:
-        try:
-            version = int(version_text)
-        except ValueError:
-            raise BadFields("The table version must be a number.") from None
-    kind = get_one("action")
-    if kind == "play":
-        card = get_one("card")
-        if not card:
-            raise BadFields("Choose a card to play.")
-        return card, version
-    if kind == "pass":
-        cards = get_list("cards")
-        if len(cards) != 3:
-            raise BadFields(f"Choose exactly 3 cards to pass (you chose {len(cards)}).")
-        return cards, version
-    if kind == "moon":
-        choice = get_one("choice")
-        if choice not in ("add", "subtract"):
-            raise BadFields("Choose to subtract 26 from your score or add 26 to everyone else's.")
-        return choice, version
-    raise BadFields("Play a card, pass 3 cards or choose how to score the moon.")
-
-
 def submit_fields(table_id: int, seat_number: int, data, *, user=None) -> str | None:
     """Apply what a client sent (HTTP POST or ws frame) for a seat; the player-facing error or None."""
     from games import services
 
     try:
-        action, version = action_from_fields(data)
-    except BadFields as problem:
+        action, version = parse_move(data)
+    except BadMove as problem:
         return str(problem)
     try:
         services.submit_action(table_id, seat_number, action, expected_version=version, user=user)

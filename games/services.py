@@ -457,6 +457,7 @@ def take_seat(table_id: int, user, seat_number: int | None = None) -> Seat:
             raise ActionRejected("table_full", "Every seat at this table is taken.")
         seat = candidates[0]
         seat.user, seat.bot_level, seat.standing_in, seat.left_at = user, "", False, None
+        seat.connected = _has_open_socket(table_id, user)  # their sockets follow them to the seat
         seat.save()
         _announce(table, [{"type": "seat_taken", "seat": seat.number}])
     return seat
@@ -535,22 +536,37 @@ def _schedule_stand_in(seat: Seat) -> None:
     )
 
 
-def seat_connected(table_id: int, user, channel_name: str, server: str) -> Seat | None:
-    """A person's websocket opened on the server process ``server`` (a ``LiveServer.name``,
-    registered before). Returns their seat (None if they have none).
+MAX_SOCKETS_PER_PERSON = 5
+"""Open sockets one person may hold at one table (tabs, devices): more are refused."""
 
-    Marks the seat connected and, when a computer was standing in, hands it back
-    (:func:`reclaim_seat`) so they play their own cards again.
+
+def connection_opened(table_id: int, user, channel_name: str, server: str) -> Seat | None:
+    """A person's websocket to a table opened on the server process ``server`` (a
+    ``LiveServer.name``, registered before). Returns their seat (None if they have none).
+
+    Records the socket for the person at the table (:class:`games.models.TableConnection`),
+    whether seated or not, at most :data:`MAX_SOCKETS_PER_PERSON` of them; marks their seat
+    connected and, when a computer was standing in, hands it back (:func:`reclaim_seat`) so
+    they play their own cards again.
     """
-    from games.models import SeatConnection
+    from games.models import TableConnection
 
     with task_batch(), transaction.atomic():
-        # The table row lock orders this against stand_in_if_gone.
-        Table.objects.select_for_update().filter(pk=table_id).first()
+        # The table row lock orders this against stand_in_if_gone and the seat changes.
+        if Table.objects.select_for_update().filter(pk=table_id).first() is None:
+            raise ActionRejected("no_table", "There is no table here.")
+        mine = TableConnection.objects.filter(table_id=table_id, user=user)
+        if not mine.filter(channel_name=channel_name).exists() and mine.count() >= MAX_SOCKETS_PER_PERSON:
+            raise ActionRejected(
+                "too_many_sockets",
+                f"You have this table open in {MAX_SOCKETS_PER_PERSON} windows already; close one and try again.",
+            )
+        TableConnection.objects.get_or_create(
+            channel_name=channel_name, defaults={"table_id": table_id, "user": user, "server": server}
+        )
         seat = Seat.objects.filter(table_id=table_id, user=user).first()
         if seat is None:
             return None
-        SeatConnection.objects.get_or_create(channel_name=channel_name, defaults={"seat": seat, "server": server})
         Seat.objects.filter(pk=seat.pk).update(connected=True, left_at=None)
         if seat.standing_in:
             reclaim_seat(table_id, user)
@@ -558,22 +574,29 @@ def seat_connected(table_id: int, user, channel_name: str, server: str) -> Seat 
     return seat
 
 
-def seat_disconnected(table_id: int, user, channel_name: str, *, closed_at=None) -> bool:
-    """A person's websocket closed (``closed_at``: when, if not now). When it was their last one,
-    the grace period starts: if they are not back within ``LIVE_RECONNECT_GRACE_SECONDS`` a
-    computer stands in (:func:`stand_in_if_gone`). Returns True when the seat is now disconnected.
+def _has_open_socket(table_id: int, user) -> bool:
+    from games.models import TableConnection
+
+    return TableConnection.objects.filter(table_id=table_id, user=user).exists()
+
+
+def connection_closed(table_id: int, user, channel_name: str, *, closed_at=None) -> bool:
+    """A person's websocket to a table closed (``closed_at``: when, if not now). When it was
+    their last one there and they hold a seat, the grace period starts: if they are not back
+    within ``LIVE_RECONNECT_GRACE_SECONDS`` a computer stands in (:func:`stand_in_if_gone`).
+    Returns True when their seat is now disconnected.
 
     The one path for every socket that ends: closed by the person, by a fault, or found dead
     with its server process (:func:`sweep_dead_connections`). Reporting the same socket twice
     changes nothing the second time. With the task broker down the absence is still recorded
     (the stand-in then comes from :func:`stand_in_overdue_seats`).
     """
-    from games.models import SeatConnection
+    from games.models import TableConnection
 
     with task_batch(), transaction.atomic():
-        closed, _ = SeatConnection.objects.filter(channel_name=channel_name).delete()
+        closed, _ = TableConnection.objects.filter(channel_name=channel_name).delete()
         seat = Seat.objects.select_for_update().filter(table_id=table_id, user=user).first()
-        if seat is None or seat.connections.exists():
+        if seat is None or _has_open_socket(table_id, user):
             return False
         if not closed and not seat.connected and seat.left_at is not None:
             return True  # already recorded: keep the grace period that runs
@@ -654,7 +677,7 @@ def recover_absent_seats() -> int:
 def stand_in_overdue_seats() -> int:
     """A computer for every person whose grace period is over but who has no stand-in yet.
 
-    The stand-in normally comes from the task :func:`seat_disconnected` schedules; this is the
+    The stand-in normally comes from the task :func:`connection_closed` schedules; this is the
     safety net for a task that was never sent (broker down) or was lost (a broker restart).
     Run by every live server's heartbeat (:mod:`games.live_server`). Returns how many.
     """
@@ -675,7 +698,7 @@ def stand_in_overdue_seats() -> int:
 # --------------------------------------------------------------------------- server processes
 #
 # Sockets live in server processes (daphne). A process that stops without closing them (a
-# crash, SIGKILL, a lost machine) leaves SeatConnection rows behind; the heartbeat tells the
+# crash, SIGKILL, a lost machine) leaves TableConnection rows behind; the heartbeat tells the
 # living from the dead. The process side (the heartbeat loop) is games.live_server.
 
 
@@ -704,9 +727,20 @@ def live_server_heartbeat(name: str) -> bool:
     return False
 
 
+def forget_other_live_servers(name: str) -> int:
+    """Every server process but ``name`` is gone (it is the only one there can be): their
+    rows go, so the next sweep closes their sockets. Returns how many rows went."""
+    from games.models import LiveServer
+
+    gone, _ = LiveServer.objects.exclude(name=name).delete()
+    if gone:
+        log.warning("live_servers_forgotten count=%s by=%s", gone, name)
+    return gone
+
+
 def sweep_dead_connections() -> int:
     """Close every socket held by a server process that is gone, through
-    :func:`seat_disconnected` — so the grace period, the stand-in and the reclaim work as for
+    :func:`connection_closed` — so the grace period, the stand-in and the reclaim work as for
     any closed socket, the grace period counting from the dead server's last heartbeat.
     Returns how many sockets were closed.
 
@@ -720,7 +754,7 @@ def sweep_dead_connections() -> int:
     Run by every live server's heartbeat and by a Celery worker when it connects; several
     sweeps at once are harmless (a socket closed twice changes nothing the second time).
     """
-    from games.models import LiveServer, SeatConnection
+    from games.models import LiveServer, TableConnection
 
     began = timezone.now()
     cutoff = began - timedelta(seconds=live_server_timeout_seconds())
@@ -730,19 +764,17 @@ def sweep_dead_connections() -> int:
         if LiveServer.objects.filter(name=name, heartbeat_at__lt=cutoff).delete()[0]:
             log.warning("live_server_gone server=%s last_heartbeat=%s", name, last_heard[name].isoformat())
     registered = LiveServer.objects.values("name")
-    dead = SeatConnection.objects.exclude(server__in=registered).filter(opened_at__lt=began).select_related("seat")
+    dead = TableConnection.objects.exclude(server__in=registered).filter(opened_at__lt=began)
     closed = 0
     for connection in dead:
-        seat = connection.seat
-        if seat.user_id is not None:
-            seat_disconnected(
-                seat.table_id, seat.user_id, connection.channel_name, closed_at=last_heard.get(connection.server)
-            )
-        else:  # the person left the seat (a deleted account): nothing to hand over
-            SeatConnection.objects.filter(pk=connection.pk).delete()
+        connection_closed(
+            connection.table_id, connection.user_id, connection.channel_name,
+            closed_at=last_heard.get(connection.server),
+        )
         closed += 1
         log.warning(
-            "connection_swept server=%s table=%s seat=%s", connection.server or "-", seat.table_id, seat.number
+            "connection_swept server=%s table=%s user=%s",
+            connection.server or "-", connection.table_id, connection.user_id,
         )
     return closed
 

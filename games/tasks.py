@@ -60,9 +60,15 @@ def sweep_dead_connections_task() -> int:
 
 
 @shared_task(name="games.replan")
-def replan_task() -> dict:
+def replan_task(sole_server: str = "") -> dict:
     """Send again everything that may be pending: computer turns, overdue turn timers,
-    stand-ins of people who left, and sweep the sockets of dead server processes."""
+    stand-ins of people who left, and sweep the sockets of dead server processes.
+
+    ``sole_server``: the name of a server process that has just started and is the only one
+    there can be (see :func:`games.live_server.recover_after_start`): every other is gone,
+    so their sockets are swept at once."""
+    if sole_server:
+        services.forget_other_live_servers(sole_server)
     done = {
         "swept": services.sweep_dead_connections(),
         "tables": services.recover_stalled_tables(),

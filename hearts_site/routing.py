@@ -1,9 +1,19 @@
-"""Websocket routes of every app, gathered in one place."""
-websocket_urlpatterns: list = []
+"""Websocket routes of every app, gathered in one place, and an answer for any other path."""
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.urls import re_path
 
-try:
-    from games.routing import websocket_urlpatterns as games_websockets
-except ImportError:  # the games app has no websocket routes yet
-    games_websockets = []
+from games.consumers import CLOSE_NOT_FOUND
+from games.routing import websocket_urlpatterns as games_websockets
 
-websocket_urlpatterns += games_websockets
+
+class NoSuchSocket(AsyncWebsocketConsumer):
+    """A websocket to a path no route takes (``/ws/table/abc/``): accepted only to say so and
+    close with 4404, where the router alone would fail the handshake with a server error."""
+
+    async def connect(self):
+        await self.accept()
+        await self.send(text_data='{"type": "error", "code": "not_found", "message": "There is nothing at this address."}')
+        await self.close(code=CLOSE_NOT_FOUND)
+
+
+websocket_urlpatterns: list = [*games_websockets, re_path(r"", NoSuchSocket.as_asgi())]

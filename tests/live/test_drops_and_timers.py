@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from games import services
 from games.engine import Rules
-from games.models import Action, Seat, SeatConnection, Table
+from games.models import Action, Seat, TableConnection, Table
 from tests.live.conftest import Player, connect_all, seat_people
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -35,7 +35,7 @@ async def test_drop_then_stand_in_after_grace_then_reclaim(people, settings):
     await players[seat].close()  # the person whose turn it is drops
     dropped = await sync_to_async(seat_row)(table.pk, seat)
     assert not dropped.connected and dropped.left_at is not None and not dropped.standing_in
-    assert not await sync_to_async(SeatConnection.objects.filter(seat=dropped).exists)()
+    assert not await sync_to_async(TableConnection.objects.filter(table_id=dropped.table_id, user_id=dropped.user_id).exists)()
     # within the grace period nothing happens (the eager task ran too early and did nothing)
     assert (await sync_to_async(table_row)(table.pk)).version == table.version
     assert not await sync_to_async(services.stand_in_if_gone)(table.pk, seat, dropped.left_at.isoformat())
@@ -84,7 +84,7 @@ async def test_a_person_back_within_the_grace_period_keeps_playing(people, setti
     await again.close()
 
 
-async def test_two_tabs_closing_one_keeps_the_seat_connected(people, settings):
+async def test_two_tabs_closing_one_keeps_the_connection_opened(people, settings):
     settings.LIVE_RECONNECT_GRACE_SECONDS = 0
     table = await sync_to_async(seat_people)(people)
     tab1, tab2 = await connect_all([people[2], people[2]], table.pk)

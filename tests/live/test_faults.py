@@ -13,7 +13,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from games import live_server, services
 from games.consumers import CLOSE_TRY_AGAIN
 from games.engine import Rules
-from games.models import Action, LiveServer, Seat, SeatConnection, Table
+from games.models import Action, LiveServer, Seat, TableConnection, Table
 from tests.live.conftest import Player, connect_all, seat_people
 
 pytestmark = pytest.mark.django_db(transaction=True)  # async tests: asyncio_mode = auto
@@ -44,12 +44,12 @@ def hidden_cards(table_id):
 
 
 def test_the_sockets_of_a_crashed_server_are_closed_and_a_computer_stands_in(people, settings):
-    """The bug: a daphne killed with sockets open left their SeatConnection rows, so the seat
+    """The bug: a daphne killed with sockets open left their TableConnection rows, so the seat
     looked connected forever and no computer ever stood in."""
     settings.LIVE_RECONNECT_GRACE_SECONDS = 60
     table = seat_people(people)
     server_died(DEAD, seconds_ago=5)
-    services.seat_connected(table.pk, people[1], "specific.old!bob", DEAD)  # bob's socket on that server
+    services.connection_opened(table.pk, people[1], "specific.old!bob", DEAD)  # bob's socket on that server
     heard = server_died(DEAD, seconds_ago=61)  # ...which then crashed, 61 s ago
     assert seat_row(table.pk, 1).connected
 
@@ -57,7 +57,7 @@ def test_the_sockets_of_a_crashed_server_are_closed_and_a_computer_stands_in(peo
     seat = seat_row(table.pk, 1)
     assert not seat.connected and seat.left_at == heard, "the grace period counts from the last heartbeat"
     assert seat.standing_in, "grace over: the stand-in task (run at once here) put a computer in"
-    assert not SeatConnection.objects.filter(seat=seat).exists()
+    assert not TableConnection.objects.filter(table_id=seat.table_id, user_id=seat.user_id).exists()
     assert not LiveServer.objects.filter(name=DEAD).exists(), "a dead server with no sockets is forgotten"
     assert services.sweep_dead_connections() == 0
 
@@ -66,7 +66,7 @@ def test_a_dead_servers_socket_is_closed_with_the_grace_period_still_running(peo
     settings.LIVE_RECONNECT_GRACE_SECONDS = 60
     table = seat_people(people)
     server_died(DEAD, seconds_ago=40)
-    services.seat_connected(table.pk, people[2], "specific.old!cat", DEAD)
+    services.connection_opened(table.pk, people[2], "specific.old!cat", DEAD)
     services.sweep_dead_connections()
     seat = seat_row(table.pk, 2)
     assert not seat.connected and not seat.standing_in, "20 s of grace are left"
@@ -74,7 +74,7 @@ def test_a_dead_servers_socket_is_closed_with_the_grace_period_still_running(peo
     assert services.stand_in_overdue_seats() == 0
     # cat comes back on another server: her seat is hers, nothing was stood in
     services.register_live_server("new-host:1:cafe")
-    services.seat_connected(table.pk, people[2], "specific.new!cat", "new-host:1:cafe")
+    services.connection_opened(table.pk, people[2], "specific.new!cat", "new-host:1:cafe")
     assert seat_row(table.pk, 2).connected
 
 
@@ -82,24 +82,24 @@ def test_the_sockets_of_living_servers_are_kept(people, settings):
     settings.LIVE_RECONNECT_GRACE_SECONDS = 0
     table = seat_people(people)
     services.register_live_server("alive:1:aaaa")
-    services.seat_connected(table.pk, people[1], "specific.alive!bob", "alive:1:aaaa")
+    services.connection_opened(table.pk, people[1], "specific.alive!bob", "alive:1:aaaa")
     server_died(DEAD, seconds_ago=5)
-    services.seat_connected(table.pk, people[3], "specific.old!dan-tab1", DEAD)
-    services.seat_connected(table.pk, people[3], "specific.alive!dan-tab2", "alive:1:aaaa")
+    services.connection_opened(table.pk, people[3], "specific.old!dan-tab1", DEAD)
+    services.connection_opened(table.pk, people[3], "specific.alive!dan-tab2", "alive:1:aaaa")
     server_died(DEAD, seconds_ago=61)
 
     assert services.sweep_dead_connections() == 1
     assert seat_row(table.pk, 1).connected
     dan = seat_row(table.pk, 3)
     assert dan.connected and not dan.standing_in, "dan's other tab, on a living server, is still open"
-    assert list(SeatConnection.objects.filter(seat=dan).values_list("channel_name", flat=True)) == ["specific.alive!dan-tab2"]
+    assert list(TableConnection.objects.filter(table_id=dan.table_id, user_id=dan.user_id).values_list("channel_name", flat=True)) == ["specific.alive!dan-tab2"]
 
 
 def test_connections_recorded_before_servers_registered_are_swept(people, settings):
     """Rows from before the LiveServer migration (server "") belong to no living server."""
     settings.LIVE_RECONNECT_GRACE_SECONDS = 0
     table = seat_people(people)
-    services.seat_connected(table.pk, people[1], "specific.legacy!bob", "")
+    services.connection_opened(table.pk, people[1], "specific.legacy!bob", "")
     assert services.sweep_dead_connections() == 1
     assert seat_row(table.pk, 1).standing_in
 
@@ -108,16 +108,16 @@ def test_a_socket_reported_closed_twice_keeps_its_grace_period(people, settings)
     settings.LIVE_RECONNECT_GRACE_SECONDS = 60
     table = seat_people(people)
     services.register_live_server("alive:1:aaaa")
-    services.seat_connected(table.pk, people[1], "specific.x!bob", "alive:1:aaaa")
-    assert services.seat_disconnected(table.pk, people[1], "specific.x!bob")
+    services.connection_opened(table.pk, people[1], "specific.x!bob", "alive:1:aaaa")
+    assert services.connection_closed(table.pk, people[1], "specific.x!bob")
     first = seat_row(table.pk, 1).left_at
     # a sweep (or a second server) reports the same socket again: nothing changes
-    assert services.seat_disconnected(table.pk, people[1], "specific.x!bob", closed_at=timezone.now())
+    assert services.connection_closed(table.pk, people[1], "specific.x!bob", closed_at=timezone.now())
     assert seat_row(table.pk, 1).left_at == first
 
 
 def test_an_absence_recorded_with_the_broker_down_still_gets_its_stand_in(people, settings, monkeypatch, caplog):
-    """seat_disconnected must not fail (and leave the seat 'connected') when the stand-in task
+    """connection_closed must not fail (and leave the seat 'connected') when the stand-in task
     cannot be sent; the heartbeat's safety net stands in once the grace period is over."""
     from kombu.exceptions import OperationalError
 
@@ -126,7 +126,7 @@ def test_an_absence_recorded_with_the_broker_down_still_gets_its_stand_in(people
     settings.LIVE_RECONNECT_GRACE_SECONDS = 60
     table = seat_people(people)
     services.register_live_server("alive:1:aaaa")
-    services.seat_connected(table.pk, people[1], "specific.x!bob", "alive:1:aaaa")
+    services.connection_opened(table.pk, people[1], "specific.x!bob", "alive:1:aaaa")
     settings.TASK_RUNNER = "celery"
 
     def broker_down(*args, **kwargs):
@@ -134,9 +134,9 @@ def test_an_absence_recorded_with_the_broker_down_still_gets_its_stand_in(people
 
     monkeypatch.setattr(stand_in_task, "apply_async", broker_down)
     with caplog.at_level(logging.WARNING, logger="games.services"):
-        assert services.seat_disconnected(table.pk, people[1], "specific.x!bob")
+        assert services.connection_closed(table.pk, people[1], "specific.x!bob")
     seat = seat_row(table.pk, 1)
-    assert not seat.connected and seat.left_at is not None and not SeatConnection.objects.filter(seat=seat).exists()
+    assert not seat.connected and seat.left_at is not None and not TableConnection.objects.filter(table_id=seat.table_id, user_id=seat.user_id).exists()
     assert any("stand_in_not_scheduled" in r.getMessage() and f"table={table.pk}" in r.getMessage() for r in caplog.records)
 
     settings.TASK_RUNNER = "eager"
@@ -162,7 +162,7 @@ async def test_a_living_server_sweeps_a_dead_one_on_its_heartbeat(people, settin
     await ann.receive()
     assert await sync_to_async(LiveServer.objects.filter(name=live_server.SERVER_NAME).exists)()
     await sync_to_async(server_died)(DEAD, 5)
-    await sync_to_async(services.seat_connected)(table.pk, people[1], "specific.old!bob", DEAD)
+    await sync_to_async(services.connection_opened)(table.pk, people[1], "specific.old!bob", DEAD)
     await sync_to_async(server_died)(DEAD, 61)
 
     await live_server.beat()
@@ -221,7 +221,7 @@ def layer_outage(monkeypatch):
 
 async def test_a_lost_channel_layer_closes_every_socket_cleanly_and_frees_the_seats(people, settings, monkeypatch, caplog):
     """Without care the consumers die (daphne: 1011, "Exception inside application") and their
-    SeatConnection rows stay, so the seats look connected for as long as the server runs."""
+    TableConnection rows stay, so the seats look connected for as long as the server runs."""
     settings.LIVE_RECONNECT_GRACE_SECONDS = 60
     down = layer_outage(monkeypatch)
     table = await sync_to_async(seat_people)(people)
@@ -242,7 +242,7 @@ async def test_a_lost_channel_layer_closes_every_socket_cleanly_and_frees_the_se
     for number in (0, 1):
         seat = await sync_to_async(seat_row)(table.pk, number)
         assert not seat.connected and seat.left_at is not None, "the grace period runs"
-    assert not await sync_to_async(SeatConnection.objects.filter(seat__table_id=table.pk).exists)()
+    assert not await sync_to_async(TableConnection.objects.filter(table_id=table.pk).exists)()
     faults = [r.getMessage() for r in caplog.records if "layer_unavailable" in r.getMessage()]
     assert len(faults) == 1 and "sockets_dropped=2" in faults[0] and f"table={table.pk}" in faults[0]
     cards = await sync_to_async(hidden_cards)(table.pk)
@@ -263,7 +263,7 @@ async def test_connecting_while_the_channel_layer_is_down_is_refused_with_try_ag
     error = await player.receive()
     assert error["type"] == "error" and error["code"] == "unavailable"
     assert await player.comm.receive_output(2) == {"type": "websocket.close", "code": CLOSE_TRY_AGAIN}
-    assert not await sync_to_async(SeatConnection.objects.filter(seat__table_id=table.pk).exists)()
+    assert not await sync_to_async(TableConnection.objects.filter(table_id=table.pk).exists)()
 
     monkeypatch.undo()  # Redis is back
     again = await Player.create(people[1], table.pk)

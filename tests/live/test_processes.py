@@ -12,7 +12,7 @@ from websockets.exceptions import ConnectionClosed
 from games import services
 from games.consumers import CLOSE_TRY_AGAIN
 from games.engine import Rules
-from games.models import Action, LiveServer, Seat, SeatConnection, Table
+from games.models import Action, LiveServer, Seat, TableConnection, Table
 from tests.live.conftest import open_sockets, seat_people, wait_for
 from tests.live.processes import Socket
 
@@ -30,7 +30,7 @@ def seat_rows(table_id):
 
 
 def connection_servers(table_id):
-    return set(SeatConnection.objects.filter(seat__table_id=table_id).values_list("server", flat=True))
+    return set(TableConnection.objects.filter(table_id=table_id).values_list("server", flat=True))
 
 
 def action_log(table_id):

@@ -63,14 +63,14 @@ def _optional_rows(ann, bob, room):
             SeatResult(user_id=None, final_score=100, won=False, dropped=False, moons=0, deals=3),
         ])
     try:
-        from games.models import LiveServer, QueueEntry, SeatConnection
+        from games.models import LiveServer, QueueEntry, TableConnection
     except ImportError:
         pass
     else:
         now = timezone.now()
         QueueEntry.objects.create(user=bob, table_size=4, rating=1200, joined_at=now, last_seen=now)
         LiveServer.objects.create(name="web-1:7:0a1b2c3d", heartbeat_at=now)
-        SeatConnection.objects.create(channel_name="specific.test!abc", seat=room.seats.get(number=0), server="web-1:7:0a1b2c3d")
+        TableConnection.objects.create(channel_name="specific.test!abc", table=room, user=room.host, server="web-1:7:0a1b2c3d")
 
 
 @pytest.mark.parametrize("model,model_admin", REGISTRY, ids=[m._meta.label for m, _ in REGISTRY])

@@ -3,7 +3,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import presenters, services
+from games import presenters, protocol, services
 from games.engine import Card, Game
 from games.models import Action, Table
 
@@ -508,20 +508,26 @@ def test_live_rendering_uses_ws_send_and_never_polls(player):
     assert {"name", "connected", "standing_in", "hand_size"} <= set(ctx["seats"][1])
 
 
-def test_action_from_fields_reads_http_and_ws_frames():
+def test_parse_move_reads_http_and_ws_frames():
     from django.http import QueryDict
 
     post = QueryDict("action=pass&cards=2C&cards=3C&cards=4C&version=5")
-    assert presenters.action_from_fields(post) == (["2C", "3C", "4C"], 5)
-    assert presenters.action_from_fields({"action": "play", "card": "QS", "version": "9"}) == ("QS", 9)
-    assert presenters.action_from_fields({"action": "moon", "choice": "subtract", "version": 3}) == ("subtract", 3)
+    assert protocol.parse_move(post) == (["2C", "3C", "4C"], 5)
+    assert protocol.parse_move({"action": "play", "card": "QS", "version": "9"}) == ("QS", 9)
+    assert protocol.parse_move({"action": "moon", "choice": "subtract", "version": 3}) == ("subtract", 3)
     # live frames: the chosen-card field and (maybe) the pressed button's own value
-    assert presenters.action_from_fields({"action": "play", "card": ["", "QS"], "version": "9"}) == ("QS", 9)
-    assert presenters.action_from_fields({"action": "play", "card": ["QS", "QS"], "version": "9"}) == ("QS", 9)
-    with pytest.raises(presenters.BadFields):
-        presenters.action_from_fields({"action": "pass", "cards": "2C", "version": "1"})
-    with pytest.raises(presenters.BadFields):
-        presenters.action_from_fields({"action": "play", "card": "QS", "version": "x"})
+    assert protocol.parse_move({"action": "play", "card": ["", "QS"], "version": "9"}) == ("QS", 9)
+    assert protocol.parse_move({"action": "play", "card": ["QS", "QS"], "version": "9"}) == ("QS", 9)
+    with pytest.raises(protocol.BadMove):
+        protocol.parse_move({"action": "pass", "cards": "2C", "version": "1"})
+    with pytest.raises(protocol.BadMove):
+        protocol.parse_move({"action": "play", "card": "QS", "version": "x"})
+    for version in ("²", "-1", "1e3", True, {"a": 1}, 10**12):
+        with pytest.raises(protocol.BadMove):
+            protocol.parse_move({"action": "play", "card": "QS", "version": version})
+    for action in ({"a": 1}, 3, None, ["moon", "play"]):
+        with pytest.raises(protocol.BadMove):
+            protocol.parse_move({"action": action, "card": "QS"})
 
 
 @pytest.mark.django_db

@@ -1,0 +1,102 @@
+"""What a client sends to a table, read in one place: a move (play, pass, moon choice) with
+the table version it was made against, from an HTTP form or a websocket JSON frame alike,
+and the small numbers pages take (a seat, a version to poll since).
+
+Anything else a client sends is refused here with a message saying what is allowed; nothing
+here can raise anything but :class:`BadMove` (or return None for a number).
+
+>>> parse_move({"action": "play", "card": "QS", "version": "17"})
+('QS', 17)
+>>> parse_move({"action": "pass", "cards": ["2C", "3C", "4C"], "version": 3})
+(['2C', '3C', '4C'], 3)
+>>> parse_move({"action": "moon", "choice": "add"})
+('add', None)
+>>> whole_number("12"), whole_number("²"), whole_number("-1"), whole_number(True)
+(12, None, None, None)
+"""
+
+MOVE_KINDS = ("play", "pass", "moon")
+
+LARGEST_NUMBER = 10**9
+"""Versions, seats and plies are far below this; a larger number is not one of ours."""
+
+
+class BadMove(ValueError):
+    """What a client sent does not make a move. ``str()`` says what is allowed."""
+
+
+def whole_number(value) -> int | None:
+    """``value`` as a number from 0 to :data:`LARGEST_NUMBER` written in ASCII digits (or an
+    int); None for anything else ("²" and "-1" included: ``str.isdigit`` takes the first)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value if 0 <= value < LARGEST_NUMBER else None
+    if isinstance(value, str):
+        text = value.strip()
+        if text and len(text) < 10 and text.isascii() and text.isdigit():
+            return int(text)
+    return None
+
+
+def _values(data, name) -> list:
+    """Every value of field ``name``: a form's list, or a JSON value (a list taken as is)."""
+    if hasattr(data, "getlist"):
+        return data.getlist(name)
+    value = data.get(name)
+    return [] if value is None else value if isinstance(value, list) else [value]
+
+
+def _words(data, name) -> list[str]:
+    """The field's text values, split on commas and spaces ("2C 3C,4C"); other JSON values
+    (numbers, objects) are ignored."""
+    out = []
+    for value in _values(data, name):
+        if isinstance(value, str):
+            out.extend(value.replace(",", " ").split())
+    return out
+
+
+def _one(data, name) -> str | None:
+    """The field's one non-blank text value (a form may send a hidden field and a button of
+    the same name, holding the same value); None if there is none. Raises :class:`BadMove`
+    when it holds different ones."""
+    values = {value.strip() for value in _values(data, name) if isinstance(value, str) and value.strip()}
+    if len(values) > 1:
+        raise BadMove(f"Send one {name}, not several.")
+    return values.pop() if values else None
+
+
+def parse_move(data) -> tuple[object, int | None]:
+    """The move in a client's fields (an HTTP POST's QueryDict or a websocket frame's dict).
+
+    Returns ``(action, version)`` for :func:`games.services.submit_action`: a card code, a
+    list of three card codes or ``"add"``/``"subtract"``, and the version it was made against
+    (None when not given). Raises :class:`BadMove`. Whether the card is a card, and whether
+    the move is legal, is the services' and the engine's question.
+    """
+    if not hasattr(data, "get"):
+        raise BadMove('Send a JSON object like {"action": "play", "card": "QS", "version": 12}.')
+    given = [value for value in _values(data, "version") if not (isinstance(value, str) and not value.strip())]
+    version = None
+    if given:
+        version = whole_number(given[-1])
+        if version is None:
+            raise BadMove("The table version must be a whole number, like 12.")
+    kind = _one(data, "action")
+    if kind == "play":
+        card = _one(data, "card")
+        if not card:
+            raise BadMove("Choose a card to play.")
+        return card[:20], version
+    if kind == "pass":
+        cards = _words(data, "cards")
+        if len(cards) != 3:
+            raise BadMove(f"Choose exactly 3 cards to pass (you chose {len(cards)}).")
+        return [card[:20] for card in cards], version
+    if kind == "moon":
+        choice = _one(data, "choice")
+        if choice not in ("add", "subtract"):
+            raise BadMove("Choose to subtract 26 from your score or add 26 to everyone else's.")
+        return choice, version
+    raise BadMove("Play a card, pass 3 cards or choose how to score the moon.")
