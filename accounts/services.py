@@ -191,6 +191,26 @@ class _Unmatched(Exception):
     pass
 
 
+class MalformedEvent(ValueError):
+    """A correctly signed event whose content is not what Stripe sends (a field of the wrong
+    kind). Nothing was changed; ``str()`` says what was wrong."""
+
+
+def _check_event_shape(event) -> None:
+    """Raise :class:`MalformedEvent` unless ``event`` has Stripe's envelope: a text ``id`` and
+    ``type``, a whole-number ``created`` and an object in ``data.object``."""
+    if not isinstance(event, dict):
+        raise MalformedEvent("The event is not a JSON object.")
+    for name in ("id", "type"):
+        if not isinstance(event.get(name), str) or not 0 < len(event[name]) <= 255:
+            raise MalformedEvent(f"The event's {name!r} must be a non-empty string.")
+    created = event.get("created")
+    if isinstance(created, bool) or not isinstance(created, int) or not 0 <= created < 2**40:
+        raise MalformedEvent("The event's 'created' must be a Unix time in seconds.")
+    if not isinstance(_get(event, "data", "object"), dict):
+        raise MalformedEvent("The event's 'data.object' must be an object.")
+
+
 def _get(obj, *path, default=None):
     for key in path:
         if not isinstance(obj, dict):
@@ -381,12 +401,13 @@ def apply_stripe_event(event: dict) -> str:
     Idempotent: an event id already processed changes nothing. Order-safe: an event created
     before the newest event already applied to that subscription (``last_event_created``) is
     recorded as stale and changes nothing.
+
+    Raises :class:`MalformedEvent`, changing nothing, for an event not shaped as Stripe's.
     """
-    event_type = event.get("type", "")
-    event_id = event.get("id", "")
+    _check_event_shape(event)
+    event_type = event["type"]
+    event_id = event["id"]
     if event_type not in HANDLED_EVENT_TYPES:
-        return EventOutcome.IGNORED
-    if not event_id or event.get("created") is None:
         return EventOutcome.IGNORED
     if ProviderEvent.objects.filter(event_id=event_id).exists():
         return EventOutcome.DUPLICATE
@@ -415,6 +436,10 @@ def apply_stripe_event(event: dict) -> str:
     except _Unmatched:
         log.warning("stripe event %s (%s) matches no player", event_id, event_type)
         return EventOutcome.UNMATCHED
+    except (TypeError, ValueError, AttributeError, OverflowError) as error:
+        # A field deeper in the object of the wrong kind; the transaction kept nothing.
+        log.warning("stripe event %s (%s) is malformed: %s", event_id, event_type, error)
+        raise MalformedEvent(f"A field of the {event_type} object is not what Stripe sends.") from error
     except IntegrityError:
         if ProviderEvent.objects.filter(event_id=event_id).exists():
             return EventOutcome.DUPLICATE  # the same event, delivered twice at once

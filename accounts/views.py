@@ -10,6 +10,7 @@ from django.contrib.messages.views import SuccessMessageMixin
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
@@ -47,6 +48,21 @@ def signup(request):
 class LoginView(auth_views.LoginView):
     template_name = "accounts/login.html"
     redirect_authenticated_user = True
+
+
+def locked_out(request, original_response=None, credentials=None):
+    """django-axes' answer to a login while the account or the client is locked out (too
+    many failures): the login form again, saying when to try again (HTTP 429)."""
+    minutes = round(settings.AXES_COOLOFF_TIME.total_seconds() / 60)
+    until = timezone.localtime(timezone.now() + settings.AXES_COOLOFF_TIME)
+    form = auth_views.AuthenticationForm(request, initial={"username": (credentials or {}).get("username", "")})
+    message = (
+        f"Too many failed logins. For your safety, logging in is paused for {minutes} minutes: "
+        f"try again after {until:%H:%M} ({until:%Z}), or reset your password."
+    )
+    return render(
+        request, "accounts/login.html", {"form": form, "next": _safe_next(request), "locked_out": message}, status=429
+    )
 
 
 class PasswordChangeView(SuccessMessageMixin, auth_views.PasswordChangeView):
@@ -195,5 +211,8 @@ def stripe_webhook(request):
         return JsonResponse({"error": "Invalid Stripe-Signature header."}, status=400)
     except ValueError:
         return JsonResponse({"error": "The body is not a Stripe event."}, status=400)
-    outcome = services.apply_stripe_event(event.to_dict())
+    try:
+        outcome = services.apply_stripe_event(event.to_dict())
+    except services.MalformedEvent as problem:
+        return JsonResponse({"error": str(problem)}, status=400)
     return JsonResponse({"received": True, "outcome": outcome})

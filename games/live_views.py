@@ -17,6 +17,7 @@ from accounts.selectors import has_live_access, live_access_action, live_access_
 from games import matchmaking, services, snapshots
 from games.forms import NewGameForm
 from games.models import QueueEntry, Seat, Table
+from games.protocol import whole_number
 
 
 # --------------------------------------------------------------------------- forms
@@ -121,9 +122,12 @@ def _rejected(request, table, error):
 @live_access_required
 def take_seat(request, code):
     table = _room(code)
-    number = request.POST.get("seat")
+    number = request.POST.get("seat", "").strip()
+    seat_number = whole_number(number) if number else None
+    if number and (seat_number is None or seat_number >= table.players):
+        return _rejected(request, table, f"There is no seat {number[:10]!r} here: seats are numbered from 0 to {table.players - 1} (the first is 0); send none for any free seat.")
     try:
-        services.take_seat(table.pk, request.user, int(number) if number and number.isdigit() else None)
+        services.take_seat(table.pk, request.user, seat_number)
     except services.ActionRejected as error:
         return _rejected(request, table, error)
     return redirect("live:room", code=table.code)

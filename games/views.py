@@ -5,7 +5,7 @@ Every move goes through ``games.services.submit_action``; every table is drawn b
 """
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.views.decorators.cache import never_cache
@@ -15,6 +15,7 @@ from games import learn, presenters, services
 from games.engine import Card
 from games.forms import NewGameForm
 from games.models import Seat, Table
+from games.protocol import whole_number
 
 
 def home(request):
@@ -92,8 +93,12 @@ def table_fragment(request, table_id: int):
     (286 — stop polling — once the game has ended)."""
     table, seat = _seated(request, table_id)
     since = request.GET.get("since")
-    if since is not None and since.isdigit() and int(since) == table.version:
-        return HttpResponse(status=204 if table.is_active else 286)
+    if since is not None:
+        version = whole_number(since)
+        if version is None:
+            return HttpResponseBadRequest("since must be a table version: a whole number like 12.", content_type="text/plain")
+        if version == table.version:
+            return HttpResponse(status=204 if table.is_active else 286)
     return _fragment(request, table, seat)
 
 
@@ -185,11 +190,11 @@ def replay(request, table_id: int):
         return render(request, "games/replay_unavailable.html", {"table": table}, status=403)
     log = table.state.get("log", [])
     last = len(log)
-    try:
-        ply = int(request.GET.get("ply", last))
-    except ValueError:
-        ply = last
-    ply = max(0, min(ply, last))
+    ply = request.GET.get("ply")
+    ply = last if ply is None else whole_number(ply)
+    if ply is None:
+        return HttpResponseBadRequest(f"ply must be a move number from 0 to {last}.", content_type="text/plain")
+    ply = min(ply, last)
     context = replay_context(table, seat.number, ply)
     template = "games/_replay.html" if request.htmx else "games/replay.html"
     return render(request, template, context)

@@ -8,6 +8,7 @@ Two modes:
   channel layer, Redis as Celery broker and separate worker processes. ``DATABASE_URL``,
   ``REDIS_URL``, ``SECRET_KEY`` and ``ALLOWED_HOSTS`` are then all required.
 """
+import datetime as dt
 import os
 from pathlib import Path
 
@@ -70,6 +71,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "django_htmx",
+    "axes",
     "accounts",
     "games",
     "ratings",
@@ -85,6 +87,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: it answers a locked-out login
 ]
 
 ROOT_URLCONF = "hearts_site.urls"
@@ -139,6 +142,25 @@ else:
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # first: refuses logins while locked out
+    "django.contrib.auth.backends.ModelBackend",
+]
+
+# Failed logins (django-axes): LOGIN_FAILURE_LIMIT failures for one account, or from one
+# client address, lock that account or address out for LOGIN_LOCKOUT_MINUTES; other accounts
+# and addresses are not affected. Staff unlock in the admin (Axes > Access attempts: delete).
+# The client address is REMOTE_ADDR: behind a proxy, set LOGIN_CLIENT_IP_HEADER to the header
+# the proxy sets itself (e.g. HTTP_X_REAL_IP), never one a client can send through it.
+AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "10"))
+AXES_COOLOFF_TIME = dt.timedelta(minutes=float(os.environ.get("LOGIN_LOCKOUT_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
+AXES_IPWARE_META_PRECEDENCE_ORDER = tuple(
+    header for header in (os.environ.get("LOGIN_CLIENT_IP_HEADER", ""), "REMOTE_ADDR") if header
+)
+AXES_VERBOSE = False
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"

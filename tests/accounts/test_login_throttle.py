@@ -1,0 +1,83 @@
+"""Failed logins are throttled (django-axes) per account and per client address: after the
+limit the form says when to try again, other accounts and addresses are not locked, and
+staff unlock in the admin."""
+import re
+
+import pytest
+from axes.models import AccessAttempt
+from django.test import Client
+from django.urls import reverse
+
+pytestmark = pytest.mark.django_db
+
+LOGIN = "accounts:login"
+
+
+def attempt(client, username, password, address="10.0.0.1"):
+    return client.post(reverse(LOGIN), {"username": username, "password": password}, REMOTE_ADDR=address)
+
+
+def logged_in(client) -> bool:
+    return "_auth_user_id" in client.session
+
+
+def fail_until_locked(client, username, settings, address="10.0.0.1"):
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        response = attempt(client, username, "wrong-password", address)
+        assert response.status_code in (200, 429)
+
+
+def test_an_account_is_locked_after_the_failure_limit_even_with_the_right_password(client, player, password, settings):
+    fail_until_locked(client, "alice", settings)
+    response = attempt(client, "alice", password)
+    assert response.status_code == 429
+    text = response.content.decode()
+    assert "Too many failed logins" in text
+    minutes = round(settings.AXES_COOLOFF_TIME.total_seconds() / 60)
+    assert f"paused for {minutes} minutes" in text and re.search(r"try again after \d\d:\d\d", text)
+    assert not logged_in(client)
+
+
+def test_the_same_account_is_locked_from_another_address_too(client, player, password, settings):
+    fail_until_locked(client, "alice", settings)
+    other = Client()
+    assert attempt(other, "alice", password, address="10.9.9.9").status_code == 429
+    assert not logged_in(other)
+
+
+def test_other_accounts_are_not_locked(client, player, make_user, password, settings):
+    make_user("bob")
+    fail_until_locked(client, "alice", settings)
+    other = Client()
+    assert attempt(other, "bob", password, address="10.9.9.9").status_code == 302
+    assert logged_in(other)
+
+
+def test_a_client_trying_many_accounts_is_locked_by_its_address(player, make_user, password, settings):
+    guesser = Client()
+    for number in range(settings.AXES_FAILURE_LIMIT):
+        attempt(guesser, f"nobody{number}", "guess", address="10.6.6.6")
+    assert attempt(guesser, "alice", password, address="10.6.6.6").status_code == 429
+    elsewhere = Client()
+    assert attempt(elsewhere, "alice", password, address="10.1.1.1").status_code == 302
+
+
+def test_three_hundred_wrong_passwords_do_not_all_get_checked(client, player, settings):
+    answers = [attempt(client, "alice", f"guess-{n}").status_code for n in range(300)]
+    assert answers.count(200) == settings.AXES_FAILURE_LIMIT - 1  # then every answer is a refusal
+    assert answers[settings.AXES_FAILURE_LIMIT:] == [429] * (300 - settings.AXES_FAILURE_LIMIT)
+
+
+def test_staff_unlock_an_account_in_the_admin(client, player, password, settings, django_user_model):
+    fail_until_locked(client, "alice", settings)
+    assert AccessAttempt.objects.filter(username="alice").exists()
+    staff = django_user_model.objects.create_superuser("boss", "boss@example.com", "pw-boss-long-1")
+    admin = Client()
+    admin.force_login(staff)
+    listing = admin.get(reverse("admin:axes_accessattempt_changelist"))
+    assert listing.status_code == 200 and "alice" in listing.content.decode()
+    ids = list(AccessAttempt.objects.filter(username="alice").values_list("pk", flat=True))
+    response = admin.post(reverse("admin:axes_accessattempt_changelist"),
+                          {"action": "delete_selected", "_selected_action": ids, "post": "yes"})
+    assert response.status_code == 302
+    assert attempt(Client(), "alice", password, address="10.2.2.2").status_code == 302
