@@ -3,7 +3,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.core.validators import MaxLengthValidator
 
 from accounts.models import User
-from accounts.validators import validate_display_name, validate_email_available
+from accounts.validators import check_name_is_free, validate_display_name, validate_email_available
 
 DISPLAY_NAME_HELP = (
     "What other players see at the table: 2–40 letters, digits, spaces or . _ - '. "
@@ -33,6 +33,11 @@ class SignUpForm(UserCreationForm):
         _let_validator_report_length(self.fields["display_name"])
         self.fields["username"].widget.attrs["autofocus"] = True
         self.fields["email"].widget.attrs["autocomplete"] = "email"
+
+    def clean_username(self):
+        username = super().clean_username()
+        check_name_is_free(username, what="username")
+        return username
 
     def clean_display_name(self):
         return validate_display_name(self.cleaned_data.get("display_name", ""))

@@ -2,11 +2,26 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 
+from accounts.names import name_key
+
 
 class User(AbstractUser):
     """A player. ``display_name`` is what other players see at the table."""
 
     display_name = models.CharField(max_length=40, blank=True)
+    display_name_key = models.CharField(
+        max_length=160, blank=True, db_index=True, editable=False,
+        help_text="accounts.names.name_key of the display name: look-alike names share it",
+    )
+    username_key = models.CharField(max_length=600, blank=True, db_index=True, editable=False)
+
+    def save(self, *args, **kwargs):
+        self.display_name_key = name_key(self.display_name)
+        self.username_key = name_key(self.username)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None:
+            kwargs["update_fields"] = set(update_fields) | {"display_name_key", "username_key"}
+        super().save(*args, **kwargs)
 
     @property
     def public_name(self) -> str:

@@ -3,6 +3,10 @@ import re
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
+from django.db.models import Q
+
+from accounts.names import name_key
+from games.bots import COMPUTER_NAMES
 
 DISPLAY_NAME_MIN = 2
 DISPLAY_NAME_MAX = 40
@@ -19,8 +23,10 @@ def validate_display_name(value: str, user=None) -> str:
     """Return the cleaned display name or raise ValidationError saying what is allowed.
 
     Blank is allowed: the player is then shown by their username. Otherwise 2–40 characters
-    of letters, digits, spaces and . _ - ', and not already used (ignoring case) as another
-    player's display name or username, so nobody can pass for someone else at the table.
+    of letters, digits, spaces and . _ - ', not a name the computer players use, and not
+    already used as another player's display name or username — compared as they look
+    (:func:`accounts.names.name_key`: "аlice" in Cyrillic is "Alice") — so nobody can pass for
+    someone else at the table.
     """
     name = normalize_display_name(value)
     if not name:
@@ -41,15 +47,30 @@ def validate_display_name(value: str, user=None) -> str:
             "with at least one letter or digit.",
             code="invalid_characters",
         )
+    check_name_is_free(name, user, what="display name")
+    return name
+
+
+COMPUTER_NAME_KEYS = frozenset(name_key(name) for name in COMPUTER_NAMES)
+
+
+def check_name_is_free(name: str, user=None, *, what: str) -> None:
+    """Raise ValidationError when ``name`` looks like a computer player's name or another
+    player's display name or username (``user``: the player choosing it, if they exist)."""
+    key = name_key(name)
+    if key in COMPUTER_NAME_KEYS:
+        raise ValidationError(
+            f"“{name}” looks like a name the computer players use at the table. Please choose a different {what}.",
+            code="computer_name",
+        )
     others = get_user_model().objects.all()
     if user is not None and user.pk is not None:
         others = others.exclude(pk=user.pk)
-    if others.filter(display_name__iexact=name).exists() or others.filter(username__iexact=name).exists():
+    if others.filter(Q(display_name_key=key) | Q(username_key=key)).exists():
         raise ValidationError(
-            f"“{name}” is already taken by another player. Please choose a different display name.",
+            f"“{name}” is taken by, or looks like, another player's name. Please choose a different {what}.",
             code="taken",
         )
-    return name
 
 
 def validate_email_available(value: str, user=None) -> str:

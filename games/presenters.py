@@ -36,7 +36,7 @@ from games.protocol import BadMove, parse_move
 from games.snapshots import Snapshot, Step, game_with_history
 
 # Friendly names for computer seats (seat number -> name); the level is shown beside it.
-BOT_NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eve", "Finn")
+SEAT_NAMES = bots.COMPUTER_NAMES[:6]
 
 # Where the other seats sit around you, clockwise from your left, by how many there are.
 POSITIONS = {
@@ -102,7 +102,7 @@ def seat_name(seat: Seat) -> str:
     if seat.user_id:
         return seat.user.public_name
     if seat.bot_level:
-        return BOT_NAMES[seat.number % len(BOT_NAMES)]
+        return SEAT_NAMES[seat.number % len(SEAT_NAMES)]
     return "Empty seat"
 
 

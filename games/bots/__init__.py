@@ -30,9 +30,13 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-__all__ = ["LEVELS", "Hint", "choose_action", "hint"]
+__all__ = ["COMPUTER_NAMES", "LEVELS", "Hint", "choose_action", "hint"]
 
 LEVELS = ("easy", "medium", "hard")
+
+COMPUTER_NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eve", "Finn", "CPU", "Computer")
+"""What computer players are called at a table (by seat: ``COMPUTER_NAMES[seat % 6]``), and
+what a person may therefore not be called."""
 
 
 @dataclass(frozen=True)

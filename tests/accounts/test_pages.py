@@ -54,7 +54,7 @@ def test_signup_goes_to_a_safe_next_page_only(client):
     other = Client()
     response = other.post(
         reverse("accounts:signup"),
-        _signup_data(username="eve", email="eve@example.com", display_name="", next="https://evil.example/"),
+        _signup_data(username="evan", email="evan@example.com", display_name="", next="https://evil.example/"),
     )
     assert response.status_code == 302
     assert "evil" not in response["Location"]
@@ -141,8 +141,13 @@ def test_blank_display_name_falls_back_to_the_username(player_client, player):
         ("x" * 41, "Display name can be at most 40 characters (you entered 41)."),
         ("<script>", "Display name may use letters, digits, spaces and . _ - ' only"),
         ("---", "with at least one letter or digit"),
-        ("moon shooter", "“moon shooter” is already taken by another player."),
-        ("BOB", "“BOB” is already taken by another player."),  # another player's username
+        ("moon shooter", "“moon shooter” is taken by, or looks like, another player's name."),
+        ("BOB", "“BOB” is taken by, or looks like, another player's name."),  # another player's username
+        ("Moon_Sh00ter", "“Moon_Sh00ter” is taken by, or looks like, another player's name."),
+        ("ВОВ", "“ВОВ” is taken by, or looks like, another player's name."),  # Cyrillic letters
+        ("Ｂｏｂ", "“Ｂｏｂ” is taken by, or looks like, another player's name."),  # full-width
+        ("Ben", "“Ben” looks like a name the computer players use at the table."),
+        ("Ｃｌｅｏ", "“Ｃｌｅｏ” looks like a name the computer players use at the table."),
     ],
 )
 def test_display_name_validation(player_client, player, make_user, name, message):
@@ -152,6 +157,16 @@ def test_display_name_validation(player_client, player, make_user, name, message
     assert message in html.unescape(response.content.decode())
     player.refresh_from_db()
     assert player.display_name == "Alice"
+
+
+def test_a_username_that_looks_like_another_players_name_is_refused_at_sign_up(client, make_user):
+    make_user("bob", display_name="Moon Shooter")
+    for username, taken in (("moonshooter", "another player's name"), ("b0b", "another player's name"),
+                            ("Finn", "computer players use")):
+        response = client.post(reverse("accounts:signup"), _signup_data(username=username, email=f"{username}@example.com"))
+        assert response.status_code == 200
+        assert taken in html.unescape(response.content.decode())
+        assert not User.objects.filter(username=username).exists()
 
 
 def test_display_name_may_be_your_own_username_or_unchanged(player_client, player):
