@@ -7,14 +7,13 @@ seats and the action log are searchable on their own. Staff end a stuck game wit
 """
 import json
 
-from django.apps import apps
 from django.contrib import admin, messages
 from django.db.models import Count
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils.html import format_html
 
 from games import services
-from games.models import Action, Seat, Table
+from games.models import Action, LiveServer, QueueEntry, Seat, Table, TableConnection
 
 
 def _pretty_json(value) -> str:
@@ -24,19 +23,18 @@ def _pretty_json(value) -> str:
                        json.dumps(value, indent=2, sort_keys=True))
 
 
-def replay_url(table: Table) -> str | None:
-    """The solo app's replay page of ``table`` (``games:replay``), once that page exists."""
-    try:
-        return reverse("games:replay", args=[table.pk])
-    except NoReverseMatch:
-        return None
-
-
 class SeatInline(admin.TabularInline):
+    """Seats as they are: who sits where changes through the services (people take and
+    leave seats on the site; computers stand in by the rules), never by an edit here."""
+
     model = Seat
     extra = 0
     fields = ("number", "user", "bot_level", "standing_in", "connected", "left_at")
-    raw_id_fields = ("user",)
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
 
 
 class ActionInline(admin.TabularInline):
@@ -86,10 +84,12 @@ class TableAdmin(admin.ModelAdmin):
                      "seats__user__display_name", "end_reason")
     list_select_related = ("host",)
     date_hierarchy = "created_at"
-    raw_id_fields = ("host",)
+    # Nothing of a game is edited here: a change must bump the version, tell the clients and
+    # keep results and ratings right, which only the services do (see the actions).
     readonly_fields = (
-        "rules_pretty", "players_list", "replay_link", "version", "seed", "state_summary", "state_pretty",
-        "created_at", "updated_at", "started_at", "finished_at",
+        "kind", "status", "code", "host", "rated", "rules_pretty", "players_list", "replay_link", "version", "seed",
+        "turn_timer_seconds", "turn_deadline", "state_summary", "state_pretty", "created_at", "updated_at",
+        "started_at", "finished_at", "end_reason",
     )
     fieldsets = (
         (None, {"fields": ("kind", "status", "code", "host", "rated", "players_list", "replay_link")}),
@@ -104,6 +104,23 @@ class TableAdmin(admin.ModelAdmin):
 
     def get_queryset(self, request):
         return super().get_queryset(request).prefetch_related("seats__user").annotate(action_count=Count("actions"))
+
+    def has_add_permission(self, request):
+        return False  # tables are made on the site, where their rules are checked
+
+    def has_delete_permission(self, request, obj=None):
+        """A game still waiting or in play is ended first (the action), then deleted; a bulk
+        delete that includes one is refused whole."""
+        if obj is not None and obj.is_active:
+            return False
+        return super().has_delete_permission(request, obj)
+
+    def get_deleted_objects(self, objs, request):
+        """A table's seats, log and socket rows go with it: they are not deleted on their
+        own, but need no permission of their own to go with their table."""
+        deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        parts = {str(model._meta.verbose_name) for model in (Seat, Action, TableConnection)}
+        return deleted, counts, perms_needed - parts, protected
 
     @admin.display(description="Players")
     def players_list(self, table):
@@ -136,10 +153,9 @@ class TableAdmin(admin.ModelAdmin):
 
     @admin.display(description="Replay")
     def replay_link(self, table):
-        url = replay_url(table) if table.pk else None
-        if url is None or table.state is None:
+        if table.pk is None or table.state is None:
             return "—"
-        return format_html('<a href="{}">replay</a>', url)
+        return format_html('<a href="{}">replay</a>', reverse("games:replay", args=[table.pk]))
 
     @admin.action(description="End the selected games (mark abandoned)")
     def end_stuck_games(self, request, queryset):
@@ -158,7 +174,13 @@ class SeatAdmin(admin.ModelAdmin):
     list_filter = ("bot_level", "standing_in", "connected", "table__status", "table__kind")
     search_fields = ("=table__id", "table__code", "user__username", "user__display_name", "user__email")
     list_select_related = ("table", "user")
-    raw_id_fields = ("table", "user")
+    readonly_fields = ("table", "number", "user", "bot_level", "standing_in", "connected", "left_at")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # a seat goes with its table
 
     @admin.display(description="Occupant")
     def occupant(self, seat):
@@ -188,33 +210,30 @@ class ActionAdmin(admin.ModelAdmin):
         return False
 
 
-# Live play's own rows, when that part of the app is installed.
-def _register_optional(model_name, **options):
-    try:
-        model = apps.get_model("games", model_name)
-    except LookupError:
-        return
-    if admin.site.is_registered(model):
-        return
-    admin.site.register(model, type(f"{model_name}Admin", (admin.ModelAdmin,), options))
+# Live play's own rows.
+def _register(model, **options):
+    admin.site.register(model, type(f"{model.__name__}Admin", (admin.ModelAdmin,), options))
 
 
-_register_optional(
-    "QueueEntry",
+_register(
+    QueueEntry,
     list_display=("user", "table_size", "rating", "joined_at", "last_seen", "table"),
     list_filter=("table_size",),
     search_fields=("user__username", "user__display_name"),
     raw_id_fields=("user", "table"),
     list_select_related=("user",),
 )
-_register_optional(
-    "TableConnection",
+_register(
+    TableConnection,
     list_display=("channel_name", "table", "user", "server", "opened_at"),
     search_fields=("channel_name", "server", "user__username", "=table__id"),
-    raw_id_fields=("table", "user"),
+    # Kept by the sockets themselves (a seat counts as connected while its person has one).
+    has_add_permission=lambda self, request: False,
+    has_change_permission=lambda self, request, obj=None: False,
+    has_delete_permission=lambda self, request, obj=None: False,
 )
-_register_optional(
-    "LiveServer",
+_register(
+    LiveServer,
     list_display=("name", "started_at", "heartbeat_at"),
     search_fields=("name",),
     readonly_fields=("name", "started_at", "heartbeat_at"),

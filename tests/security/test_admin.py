@@ -50,27 +50,27 @@ def world(ann, bob, staff):
 
 
 def _optional_rows(ann, bob, room):
-    """Rows of other engineers' models, when their apps are installed."""
-    try:
-        from ratings.services import SeatResult, apply_game_result
-    except ImportError:
-        pass
-    else:
-        results = [SeatResult(user_id=user.pk, final_score=score, won=won, dropped=False, moons=0, deals=3)
-                   for user, score, won in ((ann, 40, True), (bob, 80, False))]
-        apply_game_result("table:admin-test", 2 if False else 4, results + [
-            SeatResult(user_id=None, final_score=90, won=False, dropped=False, moons=0, deals=3),
-            SeatResult(user_id=None, final_score=100, won=False, dropped=False, moons=0, deals=3),
-        ])
-    try:
-        from games.models import LiveServer, QueueEntry, TableConnection
-    except ImportError:
-        pass
-    else:
-        now = timezone.now()
-        QueueEntry.objects.create(user=bob, table_size=4, rating=1200, joined_at=now, last_seen=now)
-        LiveServer.objects.create(name="web-1:7:0a1b2c3d", heartbeat_at=now)
-        TableConnection.objects.create(channel_name="specific.test!abc", table=room, user=room.host, server="web-1:7:0a1b2c3d")
+    """Rows of the ratings and live-play models."""
+    from games.models import LiveServer, QueueEntry, TableConnection
+    from ratings.services import SeatResult, apply_game_result
+
+    results = [SeatResult(user_id=user.pk, final_score=score, won=won, dropped=False, moons=0, deals=3)
+               for user, score, won in ((ann, 40, True), (bob, 80, False))]
+    apply_game_result("table:admin-test", 4, results + [
+        SeatResult(user_id=None, final_score=90, won=False, dropped=False, moons=0, deals=3),
+        SeatResult(user_id=None, final_score=100, won=False, dropped=False, moons=0, deals=3),
+    ])
+    now = timezone.now()
+    QueueEntry.objects.create(user=bob, table_size=4, rating=1200, joined_at=now, last_seen=now)
+    LiveServer.objects.create(name="web-1:7:0a1b2c3d", heartbeat_at=now)
+    TableConnection.objects.create(channel_name="specific.test!abc", table=room, user=room.host, server="web-1:7:0a1b2c3d")
+    from axes.models import AccessAttempt, AccessFailureLog, AccessLog
+
+    seen = {"user_agent": "test", "ip_address": "10.0.0.9", "username": "mallory", "http_accept": "*/*",
+            "path_info": "/accounts/login/"}
+    AccessAttempt.objects.create(**seen, get_data="", post_data="", failures_since_start=3)
+    AccessLog.objects.create(**seen)
+    AccessFailureLog.objects.create(**seen)
 
 
 @pytest.mark.parametrize("model,model_admin", REGISTRY, ids=[m._meta.label for m, _ in REGISTRY])
@@ -133,11 +133,7 @@ def test_table_page_shows_rules_players_state_action_log_and_replay(admin_client
     actions = Action.objects.filter(table=table)
     assert actions.count() > 50
     assert html.count('<td class="field-actor">') == actions.count()  # the whole action log
-    from games.admin import replay_url
-
-    link = replay_url(table)
-    if link is not None:
-        assert f'href="{link}"' in html
+    assert f'href="{reverse("games:replay", args=[table.pk])}"' in html
 
 
 def test_list_columns_show_players_and_rules(admin_client, world):
@@ -165,6 +161,40 @@ def test_staff_end_a_stuck_game_through_services(admin_client, world, monkeypatc
     assert playing.end_reason == "Ended by staff (admin)"
     assert playing.version == version + 1 and playing.finished_at is not None
     assert Table.objects.get(pk=finished.pk).status == Table.Status.FINISHED
+
+
+def test_a_games_status_and_seats_cannot_be_edited_in_the_admin(admin_client, world, ann):
+    playing = world["solo"]
+    before = Table.objects.get(pk=playing.pk)
+    seats = list(Seat.objects.filter(table=playing).values_list("number", "user_id", "bot_level", "standing_in"))
+    html = admin_client.get(admin_url(Table, "change", playing.pk)).content.decode()
+    assert 'name="status"' not in html and 'name="seats-0-user"' not in html and 'name="seats-0-standing_in"' not in html
+    admin_client.post(admin_url(Table, "change", playing.pk), {
+        "status": "finished", "version": 999, "rated": "on", "seats-TOTAL_FORMS": 4, "seats-INITIAL_FORMS": 4,
+        "seats-0-id": Seat.objects.get(table=playing, number=0).pk, "seats-0-user": "", "seats-0-standing_in": "on",
+    })
+    after = Table.objects.get(pk=playing.pk)
+    assert (after.status, after.version, after.rated) == (before.status, before.version, before.rated)
+    assert list(Seat.objects.filter(table=playing).values_list("number", "user_id", "bot_level", "standing_in")) == seats
+    seat = Seat.objects.get(table=playing, number=1)
+    admin_client.post(admin_url(Seat, "change", seat.pk), {"bot_level": "hard", "standing_in": "on", "user": ann.pk})
+    assert Seat.objects.filter(pk=seat.pk, bot_level="easy", user=None, standing_in=False).exists()
+    assert admin_client.get(admin_url(Table, "add")).status_code == 403
+    assert admin_client.get(admin_url(Seat, "add")).status_code == 403
+
+
+def test_a_game_in_progress_cannot_be_deleted_until_it_is_ended(admin_client, world):
+    playing, finished = world["solo"], world["finished"]
+    assert admin_client.get(admin_url(Table, "delete", playing.pk)).status_code == 403
+    bulk = {"action": "delete_selected", "_selected_action": [playing.pk, finished.pk], "post": "yes"}
+    assert admin_client.post(admin_url(Table, "changelist"), bulk).status_code == 403
+    assert Table.objects.filter(pk__in=[playing.pk, finished.pk]).count() == 2
+    bulk["_selected_action"] = [finished.pk]
+    assert admin_client.post(admin_url(Table, "changelist"), bulk).status_code == 302
+    assert not Table.objects.filter(pk=finished.pk).exists()
+    admin_client.post(admin_url(Table, "changelist"), {"action": "end_stuck_games", "_selected_action": [playing.pk]})
+    assert admin_client.post(admin_url(Table, "delete", playing.pk), {"post": "yes"}).status_code == 302
+    assert not Table.objects.filter(pk=playing.pk).exists()
 
 
 # --------------------------------------------------------------------------- staff only
