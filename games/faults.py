@@ -21,19 +21,10 @@ Faults and their events (see games/LIVE.md, "Faults"):
 * the heartbeat itself failed: ``live_server_heartbeat_failed``;
 * the Celery worker (re)connected to the broker: ``replanned`` (info), or ``replan_not_sent``.
 """
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
-
-def _layer_faults() -> tuple:
-    """Errors of the Redis channel layer's connection: Redis is down or unreachable."""
-    try:
-        from redis.exceptions import ConnectionError as RedisConnectionError
-        from redis.exceptions import TimeoutError as RedisTimeoutError
-    except ImportError:  # pragma: no cover - redis is a requirement
-        return ()
-    return (RedisConnectionError, RedisTimeoutError)
-
-
-LAYER_FAULTS: tuple = _layer_faults()
+LAYER_FAULTS: tuple = (RedisConnectionError, RedisTimeoutError)
 """Catch these around channel layer calls; the in-memory layer of the embedded default raises
 none of them."""
 

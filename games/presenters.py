@@ -27,7 +27,7 @@ import json
 
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 
 from games import bots, snapshots
 from games.engine import Card, Game, PassDirection
@@ -151,10 +151,7 @@ def _urls(table: Table) -> dict:
 @functools.lru_cache(maxsize=4096)
 def _table_urls(table_id: int) -> dict:
     def url(name, *args):
-        try:
-            return reverse(name, args=args)
-        except NoReverseMatch:
-            return ""
+        return reverse(name, args=args)
 
     return {
         "page_url": url("games:table", table_id),

@@ -7,7 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -21,9 +21,8 @@ from games.protocol import whole_number
 def home(request):
     context = {}
     if request.user.is_authenticated:
-        context["unfinished"] = _my_tables(request.user).filter(
-            status__in=[Table.Status.WAITING, Table.Status.PLAYING]
-        )[:3]
+        tables = _my_tables(request.user).filter(status__in=[Table.Status.WAITING, Table.Status.PLAYING])[:3]
+        context["unfinished"] = [{"table": table, "resume_url": _resume_url(table)} for table in tables]
     return render(request, "home.html", context)
 
 
@@ -51,12 +50,12 @@ def _fragment(request, table: Table, seat: Seat, *, error=None, hint=None, statu
 
 
 def _live_url(table: Table) -> str | None:
-    if not table.is_live:
-        return None
-    try:
-        return reverse("live:table", args=[table.pk])
-    except NoReverseMatch:
-        return None
+    """Where a live table is played: its room (the waiting room, then the table)."""
+    return reverse("live:room", args=[table.code]) if table.is_live else None
+
+
+def _resume_url(table: Table) -> str:
+    return _live_url(table) or reverse("games:table", args=[table.pk])
 
 
 # --------------------------------------------------------------------------- new game
@@ -167,14 +166,13 @@ def _game_row(table: Table, user) -> dict:
             "won": seat.number in winners,
             "is_me": seat.number == mine,
         })
-    live_url = _live_url(table)
     return {
         "table": table,
         "active": table.is_active,
         "players": players,
         "deal": summary.get("deal_number"),
         "i_won": mine in winners,
-        "resume_url": live_url or reverse("games:table", args=[table.pk]),
+        "resume_url": _resume_url(table),
         "replay_url": reverse("games:replay", args=[table.pk]) if table.status == Table.Status.FINISHED else None,
     }
 

@@ -6,6 +6,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import matchmaking, services
+from games.engine import Rules
 from games.models import QueueEntry, Seat, Table
 from tests.live.test_gating import ROOM_POST
 
@@ -168,3 +169,16 @@ def test_match_task_runs_matching(people):
     for user in people:
         entry(user, 1500)
     assert match_players_task.apply(args=(4,)).get() == 1
+
+
+@pytest.mark.parametrize("seat", ["²", "-1", "abc", "4", "99999999999", "1.0"])
+def test_a_seat_that_is_not_one_says_so_and_takes_nothing(client, subscribed, seat):
+    ann, bob = subscribed[:2]
+    table = services.create_table(ann, Rules(), kind=Table.Kind.FRIENDS, seat_bots=[None] * 4)
+    response = login(client, bob).post(reverse("live:take_seat", args=[table.code]), {"seat": seat}, follow=True)
+    assert response.status_code == 200
+    assert "seats are numbered from 0 to 3" in response.content.decode()
+    assert not Seat.objects.filter(table=table, user=bob).exists()
+    assert Table.objects.get(pk=table.pk).version == 0
+    response = client.post(reverse("live:take_seat", args=[table.code]), {"seat": "2"})
+    assert Seat.objects.get(table=table, user=bob).number == 2

@@ -489,7 +489,8 @@ def test_replay_steps_through_a_finished_game(ann, player):
     assert presenters.seat_names(table)[entry["seat"]] in step or "You" in step
     # clamped and tolerant
     assert ann.get(url("replay", table), {"ply": 99999}).status_code == 200
-    assert ann.get(url("replay", table), {"ply": "x"}).status_code == 200
+    bad = ann.get(url("replay", table), {"ply": "x"})
+    assert bad.status_code == 400 and "ply must be a move number" in bad.content.decode()
 
 
 # --------------------------------------------------------------------------- presenter API for live play
@@ -593,3 +594,20 @@ def test_a_table_not_started_yet_renders_a_waiting_fragment(ann, player):
     html = ann.get(url("table", table)).content.decode()
     assert "Waiting for the game to start." in html
     assert ann.get(reverse("games:my_games")).status_code == 200
+
+
+def test_resume_of_a_live_game_opens_the_live_table_from_my_games_and_the_home_page(ann, player, stranger):
+    live = make_table(player, kind=Table.Kind.FRIENDS, bots=("easy", "easy", "easy"))
+    room = reverse("live:room", args=[live.code])
+    for page in (reverse("games:my_games"), reverse("home")):
+        assert f'href="{room}"' in ann.get(page).content.decode(), page
+    response = ann.get(url("table", live))
+    assert response.status_code == 302 and response["Location"] == room
+    assert ann.get(room).status_code == 200
+
+
+@pytest.mark.parametrize("since", ["²", "-1", "abc", "1e3", "99999999999"])
+def test_polling_since_something_that_is_not_a_version_is_a_clear_400(ann, solo, since):
+    response = ann.get(url("table_fragment", solo), {"since": since})
+    assert response.status_code == 400
+    assert "since must be a table version" in response.content.decode()
