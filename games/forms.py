@@ -19,8 +19,8 @@ RULE_CHOICES = {
     "odd_cards": [
         ("remove", "Take cards out", "With 3, 5 or 6 players low clubs/diamonds/spades are taken out so "
          "everyone gets the same number of cards. No heart is ever taken out."),
-        ("kitty", "Kitty", "Nothing is taken out: the odd cards lie face down and go, with any points, to "
-         "whoever takes the first trick."),
+        ("kitty", "Kitty", "Nothing is taken out: the odd cards lie face down until whoever takes the first "
+         "trick takes them too, with any points; then they are turned face up for everyone."),
     ],
     "first_trick_points": [
         ("no", "No points on the first trick", "Nobody may play a heart or the Q♠ on the first trick "

@@ -226,8 +226,9 @@ class Rules:
         if self.odd_cards == "kitty" and self.kitty_size:
             k = self.kitty_size
             lines.append(
-                f"Kitty: {k} card{'s' if k > 1 else ''} face down, taken (with any points) "
-                "by the winner of the first trick."
+                f"Kitty: {k} card{'s lie' if k > 1 else ' lies'} face down until the winner of the first "
+                f"trick takes {'them' if k > 1 else 'it'} (with any points); then {'they are' if k > 1 else 'it is'} "
+                "turned face up for everyone."
             )
         elif self.removed:
             lines.append("Taken out of the deck: " + " ".join(c.symbol for c in self.removed) + ".")

@@ -611,3 +611,15 @@ def test_polling_since_something_that_is_not_a_version_is_a_clear_400(ann, solo,
     response = ann.get(url("table_fragment", solo), {"since": since})
     assert response.status_code == 400
     assert "since must be a table version" in response.content.decode()
+
+
+def test_the_kitty_rule_is_told_whole_on_the_new_game_form_and_at_the_table(ann, player):
+    form = ann.get(reverse("games:new")).content.decode()
+    assert "lie face down until whoever takes the first trick takes them too" in form
+    assert "turned face up for everyone" in form
+    table = make_table(player, bots=("easy", "easy"), odd_cards="kitty")
+    html = ann.get(url("table", table)).content.decode()
+    assert "Kitty: 1 card lies face down until the winner of the first trick takes it (with any points); " \
+           "then it is turned face up for everyone." in html
+    five = make_table(player, bots=("easy",) * 4, odd_cards="kitty", seed=3)
+    assert "Kitty: 2 cards lie face down until the winner of the first trick takes them" in ann.get(url("table", five)).content.decode()
