@@ -55,7 +55,8 @@ def locked_out(request, original_response=None, credentials=None):
     many failures): the login form again, saying when to try again (HTTP 429)."""
     minutes = round(settings.AXES_COOLOFF_TIME.total_seconds() / 60)
     until = timezone.localtime(timezone.now() + settings.AXES_COOLOFF_TIME)
-    form = auth_views.AuthenticationForm(request, initial={"username": (credentials or {}).get("username", "")})
+    # Every attempt while locked out starts the pause again (AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT).
+    form = auth_views.AuthenticationForm(request, initial={"username": request.POST.get("username", "")[:150]})
     message = (
         f"Too many failed logins. For your safety, logging in is paused for {minutes} minutes: "
         f"try again after {until:%H:%M} ({until:%Z}), or reset your password."

@@ -119,15 +119,15 @@ HTMX = {"HX-Request": "true"}
 
 @gate
 def test_decorator_redirects_anonymous_visitors_to_login(client):
-    response = client.get("/live/new/")
+    response = client.get("/test-live/new/")
     assert response.status_code == 302
-    assert response["Location"] == "/accounts/login/?next=/live/new/"
+    assert response["Location"] == "/accounts/login/?next=/test-live/new/"
 
 
 @gate
 def test_decorator_sends_htmx_anonymous_visitors_to_login_with_hx_redirect(client):
-    response = client.get("/live/new/", headers=HTMX)
-    assert response["HX-Redirect"] == "/accounts/login/?next=/live/new/"
+    response = client.get("/test-live/new/", headers=HTMX)
+    assert response["HX-Redirect"] == "/accounts/login/?next=/test-live/new/"
 
 
 @gate
@@ -142,7 +142,7 @@ def test_decorator_refuses_lapsed_subscribers(case, player_client, player, make_
         period_end=period_end,
         past_due_since=now + past_due_since if past_due_since is not None else None,
     )
-    response = player_client.get("/live/new/")
+    response = player_client.get("/test-live/new/")
     assert response.status_code == 402
     assert b"live table ready" not in response.content
     assert b'href="/accounts/pricing/"' in response.content
@@ -150,7 +150,7 @@ def test_decorator_refuses_lapsed_subscribers(case, player_client, player, make_
 
 @gate
 def test_decorator_refuses_a_non_subscriber_with_a_clear_page(player_client):
-    response = player_client.get("/live/new/")
+    response = player_client.get("/test-live/new/")
     assert response.status_code == 402
     page = response.content.decode()
     assert "Live play needs a subscription" in page
@@ -160,7 +160,7 @@ def test_decorator_refuses_a_non_subscriber_with_a_clear_page(player_client):
 
 @gate
 def test_decorator_gives_htmx_requests_a_fragment(player_client):
-    response = player_client.post("/live/new/", headers=HTMX)
+    response = player_client.post("/test-live/new/", headers=HTMX)
     assert response.status_code == 200  # htmx swaps only 2xx by default
     page = response.content.decode()
     assert "<html" not in page
@@ -179,7 +179,7 @@ def test_decorator_lets_subscribers_through(case, player_client, player, make_su
         period_end=period_end,
         past_due_since=now + past_due_since if past_due_since is not None else None,
     )
-    response = player_client.get("/live/new/")
+    response = player_client.get("/test-live/new/")
     assert response.status_code == 200
     assert response.content == b"live table ready"
 
@@ -192,7 +192,7 @@ def test_denied_message_for_someone_with_access(player, make_subscription):
 @gate
 def test_decorator_points_past_due_players_to_their_payment(player_client, player, make_subscription, now):
     make_subscription(player, status="past_due", past_due_since=now - 10 * DAY)
-    response = player_client.get("/live/new/")
+    response = player_client.get("/test-live/new/")
     assert response.status_code == 402
     page = response.content.decode()
     assert "Update your payment" in page
@@ -201,8 +201,8 @@ def test_decorator_points_past_due_players_to_their_payment(player_client, playe
 
 @gate
 def test_decorator_works_on_async_views(client, player_client, player, make_subscription):
-    assert Client().get("/live/new-async/").status_code == 302
-    assert player_client.get("/live/new-async/").status_code == 402
+    assert Client().get("/test-live/new-async/").status_code == 302
+    assert player_client.get("/test-live/new-async/").status_code == 402
     make_subscription(player)
-    response = player_client.get("/live/new-async/")
+    response = player_client.get("/test-live/new-async/")
     assert response.content == b"async live table ready"

@@ -1,4 +1,4 @@
-"""A test URLconf: the accounts URLs plus a tiny live-play view behind the gate."""
+"""A test URLconf: the site's URLs plus a tiny live-play view behind the gate."""
 from django.http import HttpResponse
 from django.urls import include, path
 
@@ -15,13 +15,8 @@ async def new_live_game_async(request):
     return HttpResponse("async live table ready")
 
 
-def home(request):
-    return HttpResponse("home")
-
-
 urlpatterns = [
-    path("live/new/", new_live_game, name="new_live_game"),
-    path("live/new-async/", new_live_game_async, name="new_live_game_async"),
-    path("accounts/", include("accounts.urls")),
-    path("", home, name="home"),
+    path("test-live/new/", new_live_game, name="new_live_game"),
+    path("test-live/new-async/", new_live_game_async, name="new_live_game_async"),
+    path("", include("hearts_site.urls")),
 ]
