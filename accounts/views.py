@@ -1,3 +1,4 @@
+import json
 import logging
 
 import stripe
@@ -203,17 +204,20 @@ def stripe_webhook(request):
             {"error": "Stripe webhooks are not configured on this site (STRIPE_WEBHOOK_SECRET is empty)."},
             status=503,
         )
+    payload = request.body.decode("utf-8", "replace")
     try:
-        event = stripe.Webhook.construct_event(
-            request.body, request.headers.get("Stripe-Signature"), secret
+        stripe.WebhookSignature.verify_header(
+            payload, request.headers.get("Stripe-Signature"), secret, tolerance=stripe.Webhook.DEFAULT_TOLERANCE
         )
     except stripe.SignatureVerificationError as error:
         log.warning("stripe webhook with a bad signature: %s", error)
         return JsonResponse({"error": "Invalid Stripe-Signature header."}, status=400)
-    except ValueError:
+    try:
+        event = json.loads(payload)
+    except (ValueError, RecursionError):
         return JsonResponse({"error": "The body is not a Stripe event."}, status=400)
     try:
-        outcome = services.apply_stripe_event(event.to_dict())
+        outcome = services.apply_stripe_event(event)
     except services.MalformedEvent as problem:
         return JsonResponse({"error": str(problem)}, status=400)
     return JsonResponse({"received": True, "outcome": outcome})
