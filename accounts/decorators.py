@@ -22,9 +22,12 @@ import functools
 import json
 
 from asgiref.sync import iscoroutinefunction, sync_to_async
+from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpResponse
+from django.shortcuts import redirect
 from django.template.loader import render_to_string
+from django.urls import reverse
 
 from accounts.selectors import (
     has_live_access,
@@ -107,3 +110,18 @@ def live_access_required(view):
         return _refusal(request) or view(request, *args, **kwargs)
 
     return wrapper
+
+
+def account_required(view):
+    """Pages of an account (profile, payments): a signed-out visitor goes to the login page, a
+    guest (who plays without an account) to sign-up, told why."""
+    @functools.wraps(view)
+    def wrapped(request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if request.user.is_guest:
+            messages.info(request, "You are playing as a guest. Sign up free to have an account: your games come with you.")
+            return redirect(reverse("accounts:signup"))
+        return view(request, *args, **kwargs)
+
+    return wrapped

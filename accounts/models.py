@@ -14,6 +14,10 @@ class User(AbstractUser):
         help_text="accounts.names.name_key of the display name: look-alike names share it",
     )
     username_key = models.CharField(max_length=600, blank=True, db_index=True, editable=False)
+    is_guest = models.BooleanField(
+        default=False,
+        help_text="Made for a visitor who played without signing up; becomes a full account when they sign up.",
+    )
 
     def save(self, *args, **kwargs):
         self.display_name_key = name_key(self.display_name)
@@ -25,6 +29,8 @@ class User(AbstractUser):
 
     @property
     def public_name(self) -> str:
+        if self.is_guest:
+            return self.display_name or "Guest"
         return self.display_name or self.username
 
     def __str__(self) -> str:

@@ -80,9 +80,11 @@ def subscription_gives_live_access(
 def has_live_access(user, now: dt.datetime | None = None) -> bool:
     """True when ``user`` may start or join a NEW live game (friend room, matchmaking).
 
-    See the module docstring for the rule. Anonymous users and ``None`` get False. Call it at
-    entry points only, never on every move: a game in progress may finish after a lapse.
+    See the module docstring for the rule. Anonymous users, guests and ``None`` get False. Call
+    it at entry points only, never on every move: a game in progress may finish after a lapse.
     """
+    if getattr(user, "is_guest", False):
+        return False
     return subscription_gives_live_access(subscription_for(user), now)
 
 
@@ -106,6 +108,8 @@ def live_access_denied_reason(user, now: dt.datetime | None = None) -> str:
     now = now or timezone.now()
     if user is None or not getattr(user, "is_authenticated", False):
         return "Log in to play live. Live play needs a subscription."
+    if user.is_guest:
+        return "Live play needs an account and a subscription. Sign up free: your solo games come with you."
     subscription = subscription_for(user)
     if subscription is None:
         return "Live play needs a subscription."
@@ -143,6 +147,8 @@ def live_access_denied_message(user, now: dt.datetime | None = None) -> str:
 def live_access_action(user) -> tuple[str, str]:
     """Where a player refused live play goes next, as (url, label): their payment details
     when a payment failed, else the plans."""
+    if getattr(user, "is_guest", False):
+        return reverse("accounts:signup"), "Sign up free"
     subscription = subscription_for(user) if getattr(user, "is_authenticated", False) else None
     if subscription is not None and subscription.status == SubscriptionStatus.PAST_DUE:
         return reverse("accounts:profile") + "#subscription", "Update your payment"

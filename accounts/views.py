@@ -6,7 +6,6 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
-from django.contrib.auth.decorators import login_required
 from django.contrib.messages.views import SuccessMessageMixin
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
@@ -17,6 +16,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from accounts import selectors, services
+from accounts.decorators import account_required
 from accounts.forms import ProfileForm, SignUpForm
 
 log = logging.getLogger(__name__)
@@ -35,20 +35,37 @@ def _safe_next(request) -> str:
 
 
 def signup(request):
-    if request.user.is_authenticated:
+    """Sign up; a guest who signs up becomes the account, with the games they played."""
+    guest = request.user if request.user.is_authenticated and request.user.is_guest else None
+    if request.user.is_authenticated and guest is None:
         return redirect(settings.LOGIN_REDIRECT_URL)
-    form = SignUpForm(request.POST or None)
+    form = SignUpForm(request.POST or None, instance=guest)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
+        user = form.save(commit=False)
+        user.is_guest = False
+        user.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome, {user.public_name}! Your account is ready.")
+        kept = " Your games are kept in it." if guest is not None else ""
+        messages.success(request, f"Welcome, {user.public_name}! Your account is ready.{kept}")
         return redirect(_safe_next(request) or settings.LOGIN_REDIRECT_URL)
     return render(request, "accounts/signup.html", {"form": form, "next": _safe_next(request)})
 
 
 class LoginView(auth_views.LoginView):
+    """Log in. A guest may log in too: their games then go to the account."""
+
     template_name = "accounts/login.html"
-    redirect_authenticated_user = True
+
+    def dispatch(self, request, *args, **kwargs):
+        if request.user.is_authenticated and not request.user.is_guest:
+            return redirect(self.get_success_url())
+        return super().dispatch(request, *args, **kwargs)
+
+    def form_valid(self, form):
+        guest = self.request.user if self.request.user.is_authenticated else None
+        response = super().form_valid(form)
+        services.claim_guest(guest, form.get_user())
+        return response
 
 
 def locked_out(request, original_response=None, credentials=None):
@@ -96,7 +113,7 @@ class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):
 # --- profile and plans -------------------------------------------------------------------
 
 
-@login_required
+@account_required
 def profile(request):
     form = ProfileForm(request.POST or None, instance=request.user)
     if request.method == "POST":
@@ -146,7 +163,7 @@ def pricing(request):
 
 
 @require_POST
-@login_required
+@account_required
 def checkout(request):
     """Send the player to the payment provider's checkout page."""
     offer = selectors.checkout_offer(request.user)
@@ -178,7 +195,7 @@ def checkout(request):
 
 
 @require_POST
-@login_required
+@account_required
 def billing_portal(request):
     """Send the player to the payment provider's page to update their card or cancel."""
     try:

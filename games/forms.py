@@ -142,6 +142,15 @@ class NewGameForm(forms.Form):
                 },
             )
 
+    @classmethod
+    def with_defaults(cls) -> "NewGameForm":
+        """The form filled with every default (4 players, Medium computers, standard rules), validated."""
+        blank = cls()
+        form = cls(data={name: field.initial for name, field in blank.fields.items() if field.initial is not None})
+        if not form.is_valid():
+            raise ValueError(f"the defaults do not make a game: {form.errors}")
+        return form
+
     # -- groups for the template
     def bot_fields(self):
         return [self[f"bot_{number}"] for number in range(1, 6)]

@@ -170,7 +170,7 @@ def forget(table_id: int | None = None) -> None:
             _cache.pop(table_id, None)
 
 
-SHOWN_OF_A_PERSON = ("user__username", "user__display_name")
+SHOWN_OF_A_PERSON = ("user__username", "user__display_name", "user__is_guest")
 """What a table shows of the person in a seat (``User.public_name``). The rest of the account
 (password hash, e-mail, dates) is not read: a move reads the seats under its lock."""
 

@@ -6,6 +6,7 @@ from games import views
 game_patterns = (
     [
         path("play/new/", views.new_game, name="new"),
+        path("play/now/", views.play_now, name="play_now"),
         path("learn/", views.learn_view, name="learn"),
         path("my-games/", views.my_games, name="my_games"),
         path("table/<int:table_id>/", views.table_page, name="table"),

@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts.services import note_guest_seen, player_for
 from games import learn, presenters, services
 from games.engine import Card
 from games.forms import NewGameForm
@@ -39,6 +40,7 @@ def _seated(request, table_id: int) -> tuple[Table, Seat]:
     seat = table.seats.filter(user=request.user).first()
     if seat is None:
         raise Http404("No such table.")
+    note_guest_seen(request.user)
     return table, seat
 
 
@@ -61,14 +63,25 @@ def _resume_url(table: Table) -> str:
 # --------------------------------------------------------------------------- new game
 
 
-@login_required
 def new_game(request):
+    """The new-game form. Anyone may play: a visitor without an account plays as a guest."""
     form = NewGameForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        table = services.create_table(request.user, form.rules, kind=Table.Kind.SOLO, seat_bots=form.seat_bots)
-        services.start_table(table.pk)
-        return redirect("games:table", table.pk)
+        return _start_solo(request, form)
     return render(request, "games/new_game.html", {"form": form})
+
+
+@require_POST
+def play_now(request):
+    """One click from the home page: a game against three Medium computers, standard rules."""
+    return _start_solo(request, NewGameForm.with_defaults())
+
+
+def _start_solo(request, form: NewGameForm):
+    player = player_for(request)
+    table = services.create_table(player, form.rules, kind=Table.Kind.SOLO, seat_bots=form.seat_bots)
+    services.start_table(table.pk)
+    return redirect("games:table", table.pk)
 
 
 # --------------------------------------------------------------------------- the table
@@ -288,12 +301,11 @@ def _events_text(step, names) -> list[str]:
 # --------------------------------------------------------------------------- learn to play
 
 
-@login_required
 def learn_view(request):
-    lessons = Table.objects.filter(kind=Table.Kind.LEARN, seats__user=request.user).distinct().order_by("-updated_at")
+    """Learn to play: anyone may take the lesson (a visitor as a guest)."""
     if request.method == "POST":
         table = services.create_table(
-            request.user,
+            player_for(request),
             learn.lesson_rules(),
             kind=Table.Kind.LEARN,
             seat_bots=[None] + [learn.LESSON_BOT_LEVEL] * 3,
@@ -301,6 +313,9 @@ def learn_view(request):
         )
         services.start_table(table.pk)
         return redirect("games:table", table.pk)
+    lessons = Table.objects.none()
+    if request.user.is_authenticated:
+        lessons = Table.objects.filter(kind=Table.Kind.LEARN, seats__user=request.user).distinct().order_by("-updated_at")
     current = lessons.filter(status=Table.Status.PLAYING).first()
     done = lessons.filter(status=Table.Status.FINISHED).exists()
     return render(request, "games/learn.html", {"current": current, "done": done})

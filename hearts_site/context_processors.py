@@ -1,16 +1,17 @@
 from django.urls import reverse
 
-# The site's main navigation for signed-in players: (label, url name).
+# The site's main navigation for signed-in players: (label, url name, shown to guests too).
 NAVIGATION = [
-    ("Play", "games:new"),
-    ("Learn", "games:learn"),
-    ("My games", "games:my_games"),
-    ("Live", "live:lobby"),
-    ("Leaderboard", "ratings:leaderboard"),
-    ("Plans", "accounts:pricing"),
-    ("Profile", "accounts:profile"),
+    ("Play", "games:new", True),
+    ("Learn", "games:learn", True),
+    ("My games", "games:my_games", True),
+    ("Live", "live:lobby", False),
+    ("Leaderboard", "ratings:leaderboard", True),
+    ("Plans", "accounts:pricing", False),
+    ("Profile", "accounts:profile", False),
 ]
 
 
 def navigation(request):
-    return {"nav_items": [{"label": label, "url": reverse(name)} for label, name in NAVIGATION]}
+    return {"nav_items": [{"label": label, "url": reverse(name), "for_guests": for_guests}
+                          for label, name, for_guests in NAVIGATION]}

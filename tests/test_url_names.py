@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ["accounts", "games", "ratings", "hearts_site", "templates"]
 PYTHON_NAME = re.compile(r"""\b(?:reverse|reverse_lazy|redirect|url)\(\s*["']([\w-]+(?::[\w-]+)*)["']""")
 TEMPLATE_NAME = re.compile(r"""\{%\s*url\s+["']([\w:-]+)["']""")
-NAVIGATION_NAME = re.compile(r"""\(\s*"[^"]+",\s*"([\w-]+:[\w-]+)"\s*\)""")
+NAVIGATION_NAME = re.compile(r"""\(\s*"[^"]+",\s*"([\w-]+:[\w-]+)"\s*[,)]""")
 
 
 def reversed_names() -> dict[str, str]:

@@ -173,16 +173,16 @@ def test_a_move_reuses_the_kept_seats_until_a_seat_changes(four):
 
 
 @pytest.mark.django_db
-def test_the_seat_columns_compared_are_every_column_of_a_seat_and_the_name_shown(four):
+def test_the_seat_columns_compared_are_every_column_of_a_seat_and_what_the_name_shown_is_made_of(four):
     from games.models import Seat
 
     table = people_table(four)
     seats = snapshots.read_seats(table)
     assert [seat.number for seat in seats] == [0, 1, 2, 3]
-    columns = [field.attname for field in Seat._meta.concrete_fields] + ["username", "display_name"]
+    columns = [field.attname for field in Seat._meta.concrete_fields] + ["username", "display_name", "is_guest"]
     assert [len(row) for row in seats.rows] == [len(columns)] * 4
     first = dict(zip(columns, seats.rows[0]))
-    assert (first["id"], first["table_id"], first["number"], first["username"]) == (seats[0].pk, table.pk, 0, "ann")
+    assert (first["id"], first["table_id"], first["number"], first["username"], first["is_guest"]) == (seats[0].pk, table.pk, 0, "ann", False)
 
 
 @pytest.mark.django_db(transaction=True)  # snapshots are kept when a move commits

@@ -36,7 +36,7 @@ form_data = st.dictionaries(st.sampled_from(FIELD_NAMES), st.one_of(text_value, 
 
 # Routes whose effect does not depend on their input, or that may make something new from a
 # well-formed one: fuzzed for errors, but a change there is not a failure in itself.
-MAY_CHANGE = {"games:new", "games:learn", "games:act", "live:create_room", "live:take_seat", "live:leave_seat",
+MAY_CHANGE = {"games:new", "games:play_now", "games:learn", "games:act", "live:create_room", "live:take_seat", "live:leave_seat",
               "live:fill_seats", "live:start", "live:queue_join", "live:queue_cancel", "accounts:profile",
               "accounts:signup", "accounts:login", "accounts:password_change", "accounts:password_reset",
               "accounts:logout", "accounts:checkout", "accounts:billing_portal", "accounts:stripe_webhook"}
