@@ -53,7 +53,7 @@ def test_the_home_page_deals_a_game_with_one_click_and_no_account():
     assert seats[0].user == guest and [seat.bot_level for seat in seats[1:]] == ["medium"] * 3
     assert table.status == Table.Status.PLAYING
     page = visitor.get(reverse("games:table", args=[table.pk]))
-    assert page.status_code == 200 and "Sign up to keep your games" in page.content.decode()
+    assert page.status_code == 200 and "sign up to keep your games" in page.content.decode()
     assert play_a_card(visitor, table)
     assert Action.objects.filter(table=table, actor="person").exists()
     # resume later in the same browser
