@@ -165,7 +165,7 @@ def _table_urls(table_id: int) -> dict:
     }
 
 
-def _deal_summary(steps: list[Step], deal: int, names: dict[int, str], me: int, players: int) -> dict | None:
+def _deal_summary(steps: list[Step], deal: int, names: dict[int, str], me: int, players: int, value: int) -> dict | None:
     """Who took what in ``deal`` (public: the tricks and the scores), from the log's events."""
     taken = [0] * players
     tricks = [0] * players
@@ -201,9 +201,9 @@ def _deal_summary(steps: list[Step], deal: int, names: dict[int, str], me: int, 
         who = "You" if shooter == me else names.get(shooter, f"Seat {shooter}")
         choice = scored.get("moon_choice")
         if choice == "subtract":
-            how = "and took 26 off their score" if shooter != me else "and took 26 off your score"
+            how = f"and took {value} off their score" if shooter != me else f"and took {value} off your score"
         elif choice == "add":
-            how = "and everyone else scores 26"
+            how = f"and everyone else scores {value}"
         else:
             how = ""
         moon_text = f"{who} shot the moon{(' ' + how) if how else ''}!"
@@ -391,13 +391,14 @@ def table_context(
     moon = None
     if view.phase == "moon_choice" and not ended:
         shooter = view.moon_shooter
-        value = 43 if view.rules.black_maria else 26
+        value = view.rules.deal_value
         if shooter == me:
-            subtract_scores = [s - value if i == me else s for i, s in enumerate(view.scores)]
-            add_scores = [s + value if i != me else s for i, s in enumerate(view.scores)]
+            subtract_scores = [s + p for s, p in zip(view.scores, view.moon_outcomes["subtract"])]
+            add_scores = [s + p for s, p in zip(view.scores, view.moon_outcomes["add"])]
             moon = {
                 "mine": True,
                 "value": value,
+                "takes": view.rules.moon_takes,
                 "options": [
                     {"choice": "subtract", "label": f"Take {value} off my score",
                      "result": _score_line(subtract_scores, seats), "hinted": bool(hint_info and hint_info["choice"] == "subtract")},
@@ -411,9 +412,9 @@ def table_context(
     # The last deal's result: shown from the start of the next deal until your first move in it.
     deal_summary = None
     if view.phase == "over" or ended:
-        deal_summary = _deal_summary(steps, _last_scored_deal(steps), names, me, n)
+        deal_summary = _deal_summary(steps, _last_scored_deal(steps), names, me, n, view.rules.deal_value)
     elif view.deal_number > 1 and not my_steps_this_deal and not view.tricks:
-        deal_summary = _deal_summary(steps, view.deal_number - 1, names, me, n)
+        deal_summary = _deal_summary(steps, view.deal_number - 1, names, me, n, view.rules.deal_value)
 
     game_over = None
     if view.phase == "over" or ended:

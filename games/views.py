@@ -13,7 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.services import note_guest_seen, player_for
 from games import learn, presenters, services
-from games.engine import Card
+from games.engine import Card, Rules
 from games.forms import NewGameForm
 from games.models import Seat, Table
 from games.protocol import whole_number
@@ -271,7 +271,8 @@ def _step_text(step, names, n, table) -> str:
         cards = " ".join(Card.parse(code).symbol for code in entry["action"])
         return f"Deal {step.deal}: {who} passed {cards}."
     if step.kind == "moon":
-        how = "took 26 off their score" if step.choice == "subtract" else "gave everyone else 26"
+        value = Rules.from_dict(table.rules).deal_value
+        how = f"took {value} off their score" if step.choice == "subtract" else f"gave everyone else {value}"
         return f"Deal {step.deal}: {who} shot the moon and {how}."
     return f"Deal {step.deal}: {who} played {Card.parse(step.card).symbol}."
 

@@ -116,6 +116,7 @@ class PlayerView:
     winners: tuple[int, ...]
     moon_shooter: "int | None"
     is_first_trick: bool
+    moon_outcomes: "dict[str, tuple[int, ...]]"
 
     @property
     def my_turn(self) -> bool:
@@ -158,6 +159,7 @@ class PlayerView:
             "winners": list(self.winners),
             "moon_shooter": self.moon_shooter,
             "is_first_trick": self.is_first_trick,
+            "moon_outcomes": {choice: list(points) for choice, points in self.moon_outcomes.items()},
         }
 
 
@@ -544,6 +546,20 @@ class Game:
         """Per seat, the points it has taken so far this deal (kitty and jack counted, no moon)."""
         cfg = self._cfg
         return tuple(fast.mask_points(cfg, m) for m in self._taken)
+
+    @property
+    def moon_outcomes(self) -> "dict[str, tuple[int, ...]]":
+        """While the moon's shooter chooses: the deal's points per seat for each choice (the
+        Omnibus jack and Black Maria counted), else ``{}``.
+
+        >>> from games.engine import Card, Rules
+        >>> game = Game.new(Rules(moon="choose"), seed=1)
+        >>> game.moon_outcomes
+        {}
+        """
+        if self._phase != "moon_choice":
+            return {}
+        return {choice: tuple(fast.deal_points(self._cfg, self._taken, choice)[0]) for choice in MOON_OPTIONS}
 
     @property
     def hearts_broken(self) -> bool:
@@ -937,6 +953,7 @@ class Game:
             "winners": self._winners,
             "moon_shooter": self.moon_shooter,
             "is_first_trick": self.is_first_trick,
+            "moon_outcomes": self.moon_outcomes,
         })
 
     # ------------------------------------------------------------------ copying, saving, replay

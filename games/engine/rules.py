@@ -159,6 +159,15 @@ class Rules:
         return 43 if self.black_maria else 26
 
     @property
+    def moon_takes(self) -> str:
+        """What a player takes to shoot the moon, in words.
+
+        >>> Rules(black_maria=True).moon_takes
+        'all hearts, the Q♠, K♠ and A♠'
+        """
+        return "all hearts, the Q♠, K♠ and A♠" if self.black_maria else "all hearts and the Q♠"
+
+    @property
     def pass_cycle(self) -> tuple[PassDirection, ...]:
         """The directions deal 1, 2, 3, ... pass in, repeating."""
         if self.passing == "none":
@@ -264,7 +273,7 @@ class Rules:
         if self.jack_of_diamonds:
             lines.append("Omnibus: the J♦ counts −10 to whoever takes it.")
         v = self.deal_value
-        what = "all hearts, the Q♠, K♠ and A♠" if self.black_maria else "all hearts and the Q♠"
+        what = self.moon_takes
         if self.moon == "others_26":
             lines.append(f"Shooting the moon ({what}): everyone else scores {v}.")
         elif self.moon == "subtract_26":

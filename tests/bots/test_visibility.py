@@ -16,6 +16,7 @@ PUBLIC_OR_OWN = {
     "leader", "tricks", "played", "hearts_broken", "hand_sizes", "points_taken", "kitty_size",
     "kitty", "removed", "voids", "scores", "deal_points", "winners", "moon_shooter",
     "is_first_trick",
+    "moon_outcomes",  # points per seat of a finished deal: from the public tricks and the face-up kitty
 }
 
 

@@ -185,7 +185,7 @@ def test_view_fields_and_json():
         "seat", "rules", "phase", "players", "dealer", "deal_number", "pass_direction", "hand", "legal",
         "to_act", "passed", "received", "pass_target", "passed_done", "current_trick", "leader", "tricks",
         "played", "hearts_broken", "hand_sizes", "points_taken", "kitty_size", "kitty", "removed", "voids",
-        "scores", "deal_points", "winners", "moon_shooter", "is_first_trick",
+        "scores", "deal_points", "winners", "moon_shooter", "is_first_trick", "moon_outcomes",
     }
     assert set(d) == fields
     with pytest.raises(Exception):

@@ -630,3 +630,32 @@ def test_the_kitty_rule_is_told_whole_on_the_new_game_form_and_at_the_table(ann,
            "then it is turned face up for everyone." in html
     five = make_table(player, bots=("easy",) * 4, odd_cards="kitty", seed=3)
     assert "Kitty: 2 cards lie face down until the winner of the first trick takes them" in ann.get(url("table", five)).content.decode()
+
+
+def test_black_maria_and_omnibus_moon_texts_take_their_numbers_from_the_engine(ann, player):
+    """Seat 0 holds every club, leads them all and takes every card: with Black Maria and the
+    Omnibus jack the deal is worth 43, and the jack's -10 shows in both choices' totals."""
+    from games.engine import Rules
+
+    rules = Rules(passing="none", moon="choose", black_maria=True, jack_of_diamonds=True)
+    deck = [rank + suit for suit in "DSH" for rank in "23456789TJQKA"]
+    hands = [[rank + "C" for rank in "23456789TJQKA"], deck[0:13], deck[13:26], deck[26:39]]
+    table = services.create_table(player, rules, seat_bots=[None, "easy", "easy", "easy"], seed=1)
+    services.start_table(table.pk, hands=hands)
+    for _ in range(13):
+        table.refresh_from_db()
+        game = game_of(table)
+        if game.phase != "play":
+            break
+        post_act(ann, table, action="play", card=str(game.legal(0)[0]))
+    table.refresh_from_db()
+    game = game_of(table)
+    assert game.phase == "moon_choice" and game.moon_outcomes["subtract"][0] == -53
+    html = ann.get(url("table", table)).content.decode()
+    assert "You took all hearts, the Q♠, K♠ and A♠." in html
+    assert "Take 43 off my score" in html and "Everyone else scores 43" in html
+    assert "You −53" in html or "You -53" in html, "the jack's −10 is in the total"
+    post_act(ann, table, action="moon", choice="subtract")
+    table.refresh_from_db()
+    html = ann.get(url("table", table)).content.decode()
+    assert "took 43 off your score" in html
