@@ -17,6 +17,7 @@ from games.engine import Card, Rules
 from games.forms import NewGameForm
 from games.models import Seat, Table
 from games.protocol import whole_number
+from games.stats import solo_statistics
 
 
 def home(request):
@@ -175,6 +176,7 @@ def _game_row(table: Table, user) -> dict:
     for seat in seats:
         players.append({
             "name": "You" if seat.number == mine else presenters.seat_name(seat),
+            "level": seat.get_bot_level_display() if seat.bot_level and not seat.user_id else "",
             "score": scores[seat.number] if seat.number < len(scores) else 0,
             "won": seat.number in winners,
             "is_me": seat.number == mine,
@@ -182,12 +184,56 @@ def _game_row(table: Table, user) -> dict:
     return {
         "table": table,
         "active": table.is_active,
+        "rules": Rules.from_dict(table.rules).summary(),
+        "can_abandon": table.is_active and not table.is_live,
+        "can_delete": table.host_id == user.pk and not table.is_live,
         "players": players,
         "deal": summary.get("deal_number"),
         "i_won": mine in winners,
         "resume_url": _resume_url(table),
         "replay_url": reverse("games:replay", args=[table.pk]) if table.status == Table.Status.FINISHED else None,
     }
+
+
+@require_POST
+@login_required
+def abandon(request, table_id: int):
+    """Stop an unfinished solo game: it ends, and counts as not won."""
+    table, _seat = _seated(request, table_id)
+    if table.is_live:
+        messages.error(request, "A live game is left from its table, not from here.")
+    elif services.abandon_table(table.pk, "Stopped by the player"):
+        messages.info(request, "The game is stopped; it counts as not won.")
+    else:
+        messages.info(request, "That game had already ended.")
+    return redirect("games:my_games")
+
+
+@require_POST
+@login_required
+def delete(request, table_id: int):
+    """Delete one of your solo games, whatever its state: it leaves your games and statistics."""
+    table, _seat = _seated(request, table_id)
+    if table.is_live or table.host_id != request.user.pk:
+        messages.error(request, "Only your own solo games can be deleted.")
+        return redirect("games:my_games")
+    table.delete()
+    messages.info(request, "The game is deleted.")
+    return redirect("games:my_games")
+
+
+@login_required
+def statistics(request):
+    """Your statistics of solo play, overall and by the computers' level and the number of players."""
+    stats = solo_statistics(request.user)
+    return render(request, "games/statistics.html", {
+        "overall": stats.overall,
+        "by_level": [(label, stats.by_level[key]) for key, label in STAT_LEVELS if key in stats.by_level],
+        "by_players": sorted(stats.by_players.items()),
+    })
+
+
+STAT_LEVELS = [("easy", "Easy"), ("medium", "Medium"), ("hard", "Hard"), ("mixed", "Mixed levels")]
 
 
 # --------------------------------------------------------------------------- replay

@@ -214,6 +214,38 @@ class Rules:
             raise ValueError(f"Unknown rule option(s): {', '.join(unknown)}.")
         return cls(**d)
 
+    def summary(self) -> str:
+        """The rules in one short line, for lists of games: the players, the target and each
+        house rule that is not the default.
+
+        >>> Rules().summary()
+        '4 players · to 100'
+        >>> Rules(players=5, target=50, black_maria=True, moon="choose", odd_cards="kitty").summary()
+        '5 players · to 50 · kitty · moon: shooter chooses · Black Maria'
+        """
+        parts = [f"{self.players} players", f"to {self.target}"]
+        default = Rules(players=self.players)
+        if self.passing != default.passing:
+            parts.append("no passing" if self.passing == "none" else f"passing: {self.passing}")
+        if self.odd_cards != default.odd_cards and self.kitty_size:
+            parts.append("kitty")
+        if self.first_trick_points:
+            parts.append("points on the first trick")
+        if self.hearts_lead != default.hearts_lead:
+            parts.append("hearts led any time" if self.hearts_lead == "any" else "the Q♠ breaks hearts")
+        if self.lead != default.lead:
+            parts.append(f"lead: {self.lead.replace('_', ' ')}")
+        if self.moon != default.moon:
+            parts.append({"subtract_26": "moon: shooter subtracts", "choose": "moon: shooter chooses",
+                          "off": "no moon"}.get(self.moon, f"moon: {self.moon}"))
+        if self.jack_of_diamonds:
+            parts.append("Omnibus")
+        if self.black_maria:
+            parts.append("Black Maria")
+        if self.ties != default.ties:
+            parts.append(f"ties: {self.ties}")
+        return " · ".join(parts)
+
     def describe(self) -> list[str]:
         """Plain-English lines describing the rules in force, for the table.
 
