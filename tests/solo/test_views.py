@@ -286,6 +286,10 @@ def test_hint_highlights_the_suggestion_and_gives_the_reason(ann, solo):
     assert advice.reason in html
     for card in advice.action:
         assert re.search(rf'class="playing-card selectable hinted"[^>]*data-card="{card}"', html)
+    # the pass hint ticks its three cards, ready to pass
+    ticked = re.findall(r'<input type="checkbox" name="cards" value="(\w\w)" class="sr-only" checked>', html)
+    assert sorted(ticked) == sorted(str(card) for card in advice.action)
+    assert '<span class="pass-count" aria-live="polite">Ready to pass</span>' in html
 
 
 @pytest.mark.django_db
