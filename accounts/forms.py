@@ -19,8 +19,8 @@ def _let_validator_report_length(field):
 
 class SignUpForm(UserCreationForm):
     email = forms.EmailField(
-        required=True,
-        help_text="For password resets only. Never shown to other players.",
+        required=False,
+        help_text="Optional: only needed to reset a forgotten password. Never shown to other players.",
     )
 
     class Meta(UserCreationForm.Meta):

@@ -60,7 +60,16 @@ def test_signup_goes_to_a_safe_next_page_only(client):
     assert "evil" not in response["Location"]
 
 
-def test_signup_needs_an_email_not_used_by_another_account(client, make_user):
+def test_signup_asks_no_email_unless_the_player_wants_password_resets(client, make_user):
+    make_user("carol", email="")
+    response = client.post(reverse("accounts:signup"), _signup_data(email=""))
+    assert response.status_code == 302
+    assert User.objects.get(username="bob").email == ""
+    page = Client().get(reverse("accounts:signup")).content.decode()
+    assert "Optional: only needed to reset a forgotten password" in page
+
+
+def test_signup_email_must_not_be_used_by_another_account(client, make_user):
     make_user("carol", email="Bob@Example.com")
     response = client.post(reverse("accounts:signup"), _signup_data())
     assert response.status_code == 200
