@@ -120,6 +120,14 @@ class NewGameForm(forms.Form):
         },
     )
 
+    all_bots = forms.ChoiceField(
+        label="Every computer",
+        choices=[("", "Set each seat below")] + list(BOT_LEVELS),
+        required=False,
+        help_text="One level for every computer player at once.",
+        error_messages={"invalid_choice": "Choose Easy, Medium or Hard."},
+    )
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         for number in range(1, 6):
@@ -151,6 +159,11 @@ class NewGameForm(forms.Form):
             raise ValueError(f"the defaults do not make a game: {form.errors}")
         return form
 
+    def remembered(self) -> dict:
+        """The choices of a valid form as field data, to fill the next new-game form with."""
+        return {name: ("" if value is None else str(value)) for name, value in self.cleaned_data.items()
+                if name in self.fields}
+
     # -- groups for the template
     def bot_fields(self):
         return [self[f"bot_{number}"] for number in range(1, 6)]
@@ -168,7 +181,9 @@ class NewGameForm(forms.Form):
         players = data.get("players")
         if players:
             for number in range(1, players):
-                if not data.get(f"bot_{number}"):
+                if data.get("all_bots"):
+                    data[f"bot_{number}"] = data["all_bots"]
+                elif not data.get(f"bot_{number}"):
                     data[f"bot_{number}"] = DEFAULT_BOT_LEVEL
         if not self.errors:
             try:

@@ -64,22 +64,33 @@ def _resume_url(table: Table) -> str:
 # --------------------------------------------------------------------------- new game
 
 
+SETTINGS_KEY = "new_game_settings"
+"""Where a browser's session keeps the last new game's settings, to offer them again."""
+
+
 def new_game(request):
-    """The new-game form. Anyone may play: a visitor without an account plays as a guest."""
-    form = NewGameForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        return _start_solo(request, form)
+    """The new-game form, filled with the last game's settings. Anyone may play: a visitor
+    without an account plays as a guest."""
+    if request.method == "POST":
+        form = NewGameForm(request.POST)
+        if form.is_valid():
+            return _start_solo(request, form)
+    else:
+        form = NewGameForm(initial=request.session.get(SETTINGS_KEY))
     return render(request, "games/new_game.html", {"form": form})
 
 
 @require_POST
 def play_now(request):
-    """One click from the home page: a game against three Medium computers, standard rules."""
-    return _start_solo(request, NewGameForm.with_defaults())
+    """One click from the home page: a game with the last settings, or against three Medium
+    computers with the standard rules."""
+    remembered = NewGameForm(request.session.get(SETTINGS_KEY) or {})
+    return _start_solo(request, remembered if remembered.is_bound and remembered.is_valid() else NewGameForm.with_defaults())
 
 
 def _start_solo(request, form: NewGameForm):
     player = player_for(request)
+    request.session[SETTINGS_KEY] = form.remembered()
     table = services.create_table(player, form.rules, kind=Table.Kind.SOLO, seat_bots=form.seat_bots)
     services.start_table(table.pk)
     return redirect("games:table", table.pk)

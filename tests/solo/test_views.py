@@ -663,3 +663,21 @@ def test_black_maria_and_omnibus_moon_texts_take_their_numbers_from_the_engine(a
     table.refresh_from_db()
     html = ann.get(url("table", table)).content.decode()
     assert "took 43 off your score" in html
+
+
+def test_new_game_settings_are_remembered_and_play_now_uses_them(ann, player):
+    ann.post(reverse("games:new"), valid_form(players="3", target="50", passing="none", bot_1="hard", bot_2="easy"))
+    form = ann.get(reverse("games:new")).content.decode()
+    assert re.search(r'<input type="radio" name="players" value="3"[^>]*checked', form)
+    assert re.search(r'<option value="hard" selected>', form)
+    response = ann.post(reverse("games:play_now"))
+    table = Table.objects.get(pk=int(response["Location"].strip("/").split("/")[1]))
+    assert (table.players, table.rules["target"], table.rules["passing"]) == (3, 50, "none")
+    assert [seat.bot_level for seat in table.seats.order_by("number")] == ["", "hard", "easy"]
+
+
+def test_one_control_sets_every_computers_level(ann, player):
+    response = ann.post(reverse("games:new"), valid_form(players="6", all_bots="hard", bot_1="easy", bot_3="medium"))
+    table = Table.objects.get(pk=int(response["Location"].strip("/").split("/")[1]))
+    assert [seat.bot_level for seat in table.seats.order_by("number")] == ["", *["hard"] * 5]
+    assert "Every computer" in ann.get(reverse("games:new")).content.decode()

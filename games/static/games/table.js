@@ -97,7 +97,15 @@
   }
   document.addEventListener("change", function (event) {
     var form = event.target.closest(".setup-form");
-    if (form) updateSeats(form);
+    if (!form) return;
+    if (event.target.name === "all_bots" && event.target.value) {
+      // One level for every computer: the seats below show it (the server applies it too).
+      form.querySelectorAll(".bot-seat select").forEach(function (select) { select.value = event.target.value; });
+    } else if (event.target.closest(".bot-seat")) {
+      var all = form.querySelector("select[name=all_bots]");
+      if (all) all.value = "";  // a seat set on its own: no longer one level for all
+    }
+    updateSeats(form);
   });
 
   function tick() {
