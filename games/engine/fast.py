@@ -61,6 +61,16 @@ def name(card: int) -> str:
     return _RANKS[card % 13] + _SUITS[card // 13]
 
 
+_SYMBOL_SUITS = "♣♦♠♥"
+
+
+def symbol(card: int) -> str:
+    """How a message to a player writes a card: ``symbol(36) == "Q♠"``, ``symbol(8) == "10♣"``
+    (the same as ``Card.symbol``)."""
+    rank = _RANKS[card % 13]
+    return ("10" if rank == "T" else rank) + _SYMBOL_SUITS[card // 13]
+
+
 def mask_of(text: "str | Iterable[str]") -> int:
     """Bitmask of cards written as text: ``mask_of("2C QS")``."""
     from .cards import parse_cards
@@ -213,19 +223,19 @@ def why_illegal_play(
     """Why ``card`` may not be played (a message for the player), or None if it may."""
     bit = 1 << card
     if not hand & bit:
-        return f"You don't hold {name(card)}."
+        return f"You don't hold {symbol(card)}."
     legal = legal_mask(cfg, hand, led, first_trick, broken, first_lead)
     if legal & bit:
         return None
     if led < 0 and first_trick and first_lead >= 0:
-        return f"The first trick must be led with the {name(first_lead)}."
+        return f"The first trick must be led with the {symbol(first_lead)}."
     if led >= 0 and hand & SUIT_MASKS[led] and card // 13 != led:
         return f"You must follow {_SUIT_WORDS[led]}."
     if first_trick and cfg.no_first_points:
         if legal & ~HEARTS:
             return "No points on the first trick."
         return "No points on the first trick — with only point cards left, play a heart, not the " + (
-            "queen of spades." if card == QS else f"{name(card)}."
+            "queen of spades." if card == QS else f"{symbol(card)}."
         )
     return "Hearts are not broken yet — lead another suit."
 

@@ -683,7 +683,7 @@ class Game:
             if self._passes[seat] is not None:
                 return self._not_turn(seat)
             if not self._hands[seat] >> c.index & 1:
-                return f"You don't hold {c}."
+                return f"You don't hold {c.symbol}."
             return None
         if ph == "moon_choice" and seat == self._pending:
             return 'You shot the moon — choose "subtract" or "add" first.'
@@ -775,7 +775,7 @@ class Game:
         hand = self._hands[seat]
         for x in cards:
             if not hand >> x & 1:
-                raise IllegalAction(f"You don't hold {_NAMES[x]}.")
+                raise IllegalAction(f"You don't hold {fast.symbol(x)}.")
         mask = 1 << a | 1 << b | 1 << c
         self._log.append((self._deal_number, seat, list(map(_NAMES.__getitem__, cards))))
         self._ply += 1

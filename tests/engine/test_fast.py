@@ -36,7 +36,7 @@ def test_legal_mask_cases():
 def test_why_illegal_play_messages():
     cfg = config(Rules())
     hand = mask_of("2C 5C QS 3H")
-    assert fast.why_illegal_play(cfg, hand, 12, 0, False, False) == "You don't hold AC."
+    assert fast.why_illegal_play(cfg, hand, 12, 0, False, False) == "You don't hold A♣."
     assert fast.why_illegal_play(cfg, hand, QS, 0, False, False) == "You must follow clubs."
     assert fast.why_illegal_play(cfg, hand, 3, 0, False, False) is None
     assert fast.why_illegal_play(cfg, hand, 39 + 1, -1, False, False).startswith("Hearts are not broken")

@@ -36,7 +36,7 @@ def test_pass_validation_messages():
     not_held = next(c for c in Rules().deck if c not in h)
     cases = [
         (h[:2], "^Pass exactly 3 cards.$"), (h[:4], "^Pass exactly 3 cards.$"), (h[0], "^Pass exactly 3 cards.$"),
-        ([h[0], h[0], h[1]], "3 different cards"), ([h[0], h[1], not_held], f"^You don't hold {not_held}.$"),
+        ([h[0], h[0], h[1]], "3 different cards"), ([h[0], h[1], not_held], f"^You don't hold {not_held.symbol}.$"),
         (["2C", "3C", "XX"], "Not a card"), (42, "Pass exactly 3 cards"),
     ]
     before = g.to_dict()
@@ -44,7 +44,7 @@ def test_pass_validation_messages():
         with pytest.raises(IllegalAction, match=match):
             g.apply(1, action)
     assert g.to_dict() == before
-    assert g.why_illegal(1, not_held) == f"You don't hold {not_held}."
+    assert g.why_illegal(1, not_held) == f"You don't hold {not_held.symbol}."
     assert g.why_illegal(1, h[0]) is None
     g.apply(1, " ".join(str(c) for c in h[:3]))  # a string of 3 cards is fine too
     assert g.view(1).passed == tuple(h[:3])

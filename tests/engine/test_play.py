@@ -52,8 +52,8 @@ def test_two_of_clubs_leads_and_must_be_led():
     g = fixed()
     assert g.phase == "play" and g.to_act == (0,) and g.leader == 0
     assert legal(g) == "2C"
-    assert g.why_illegal(0, "AC") == "The first trick must be led with the 2C."
-    with pytest.raises(IllegalAction, match="must be led with the 2C"):
+    assert g.why_illegal(0, "AC") == "The first trick must be led with the 2♣."
+    with pytest.raises(IllegalAction, match="must be led with the 2♣"):
         g.apply(0, "2D")
 
 
@@ -283,7 +283,7 @@ def test_black_maria_spades_are_point_cards_on_first_trick():
     g.apply(1, g.legal(1)[0])
     g.apply(2, g.legal(2)[0])
     assert legal(g) == "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH"
-    assert "play a heart, not the KS" in g.why_illegal(3, "KS")
+    assert "play a heart, not the K♠" in g.why_illegal(3, "KS")
 
 
 def test_jack_of_diamonds_allowed_on_first_trick():
@@ -320,8 +320,8 @@ def test_dont_hold_and_bad_card_text():
     g = fixed()
     assert g.why_illegal(0, "5H") is not None
     play(g, "2C")
-    assert g.why_illegal(1, "5H") == "You don't hold 5H."
-    with pytest.raises(IllegalAction, match="^You don't hold 5H.$"):
+    assert g.why_illegal(1, "5H") == "You don't hold 5♥."
+    with pytest.raises(IllegalAction, match="^You don't hold 5♥.$"):
         g.apply(1, "5H")
     with pytest.raises(IllegalAction, match="Not a card"):
         g.apply(1, "ZZ")

@@ -166,10 +166,10 @@ def check_step(g: Game, rnd) -> None:
         try:
             g.apply(seat, [hand[0], hand[1], not_held])
         except IllegalAction as exc:
-            assert str(exc) == f"You don't hold {not_held}."
+            assert str(exc) == f"You don't hold {not_held.symbol}."
         else:  # pragma: no cover
             raise AssertionError("pass of a card not held accepted")
-        assert g.why_illegal(seat, not_held) == f"You don't hold {not_held}."
+        assert g.why_illegal(seat, not_held) == f"You don't hold {not_held.symbol}."
         assert all(g.why_illegal(seat, c) is None for c in hand)
         assert snapshot(g) == before
         x = g.copy()
