@@ -38,6 +38,10 @@ from games.snapshots import Snapshot, Step, game_with_history
 # Friendly names for computer seats (seat number -> name); the level is shown beside it.
 SEAT_NAMES = bots.COMPUTER_NAMES[:6]
 
+FAN_HALF_WIDTH = 6
+"""The fan of a hand turns and lowers its cards by their distance from the middle, up to this
+many cards' worth (a 13-card hand's)."""
+
 # Where the other seats sit around you, clockwise from your left, by how many there are.
 POSITIONS = {
     2: ("left", "right"),
@@ -331,7 +335,9 @@ def table_context(
             why = "First choose how to score the moon."
         else:
             why = None
-        offset = index - (size - 1) / 2
+        # A bigger hand fans no wider than a 13-card one: its outer cards stay on the table
+        # and above the buttons under it.
+        offset = (index - (size - 1) / 2) * min(1.0, FAN_HALF_WIDTH / max((size - 1) / 2, 1))
         hand.append(card_info(
             card,
             legal=legal,

@@ -3,6 +3,8 @@ import pytest
 
 from .conftest import PHONE
 
+PHONE_390 = {"width": 390, "height": 844}
+
 pytestmark = pytest.mark.browser
 
 # The table, settled after any htmx swap (during an outerHTML swap old and new tables coexist).
@@ -187,3 +189,18 @@ def test_on_a_phone(site, open_page, screens):
     pass_three(page, screens, "phone-pass")
     play_to_end(page, screens, "phone")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_a_17_card_hand_on_a_phone_stays_on_screen_and_clear_of_the_pass_button(site, open_page):
+    page = open_page("cat", PHONE_390)
+    new_game(page, site, players="3")
+    wait_for_turn(page)
+    cards = page.locator(".pass-form label.playing-card")
+    assert cards.count() == 17
+    button = page.locator(".pass-button").bounding_box()
+    for i in range(17):
+        box = cards.nth(i).bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE_390["width"], f"card {i} off screen"
+        beside = box["x"] + box["width"] <= button["x"] or box["x"] >= button["x"] + button["width"]
+        assert beside or box["y"] + box["height"] <= button["y"], f"card {i} covers the Pass button"
+    pass_three(page)
