@@ -178,8 +178,15 @@ def test_on_a_phone(site, open_page, screens):
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], "no sideways scrolling"
     header = page.locator(".site-header").bounding_box()
     assert header["height"] < 50, f"the header is one row on a phone, not {header['height']:.0f}px of the table"
-    page.locator(".site-header nav button", has_text="Log out").scroll_into_view_if_needed()
-    assert page.locator(".site-header nav button", has_text="Log out").is_visible(), "every link stays reachable"
+    log_out = page.locator(".site-header nav button", has_text="Log out")
+    assert not log_out.is_visible(), "the links are folded into the menu"
+    page.click(".menu-toggle")
+    assert page.get_attribute(".menu-toggle", "aria-expanded") == "true"
+    for label in ("Play", "My games", "Live", "Profile"):
+        assert page.locator(".site-header nav a", has_text=label).is_visible()
+    assert log_out.is_visible(), "every link stays reachable"
+    page.keyboard.press("Escape")
+    assert not log_out.is_visible()
     cards = page.locator(".hand .playing-card")
     assert cards.count() == 13
     for i in range(13):
