@@ -31,3 +31,21 @@ def make_table(host, *, seed=7, bots=("easy", "easy", "easy"), kind="solo", **ru
 @pytest.fixture
 def solo(player):
     return make_table(player)
+
+
+def seat_zero_takes_every_card(host, rules: Rules, level: str = "medium"):
+    """A started 4-player table where seat 0 (``host``) holds every club, leads them all and
+    takes every card of the first deal: a moon. Returns the table once seat 0 has played out
+    the deal (the moon choice pending, or the deal scored)."""
+    deck = [rank + suit for suit in "DSH" for rank in "23456789TJQKA"]
+    hands = [[rank + "C" for rank in "23456789TJQKA"], deck[0:13], deck[13:26], deck[26:39]]
+    table = services.create_table(host, rules, seat_bots=[None, level, level, level], seed=1)
+    services.start_table(table.pk, hands=hands)
+    for _ in range(13):
+        table.refresh_from_db()
+        game = services.load_game(table)
+        if game.phase != "play":
+            break
+        services.submit_action(table.pk, 0, str(game.legal(0)[0]), user=host)
+    table.refresh_from_db()
+    return table

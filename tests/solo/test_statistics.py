@@ -6,25 +6,14 @@ from games import services
 from games.engine import Rules
 from games.models import Table
 from games.stats import solo_statistics
+from .conftest import seat_zero_takes_every_card
 
 pytestmark = pytest.mark.django_db
 
 
 def shoot_the_moon_and_win(user) -> Table:
-    """Seat 0 holds every club, leads them all and takes every card: a moon in the first deal,
-    everyone else at 26, which ends a game to 26 with seat 0 the winner."""
-    rules = Rules(passing="none", target=26)
-    deck = [rank + suit for suit in "DSH" for rank in "23456789TJQKA"]
-    hands = [[rank + "C" for rank in "23456789TJQKA"], deck[0:13], deck[13:26], deck[26:39]]
-    table = services.create_table(user, rules, seat_bots=[None, "medium", "medium", "medium"], seed=1)
-    services.start_table(table.pk, hands=hands)
-    for _ in range(13):
-        table.refresh_from_db()
-        game = services.load_game(table)
-        if game.phase != "play":
-            break
-        services.submit_action(table.pk, 0, str(game.legal(0)[0]), user=user)
-    table.refresh_from_db()
+    """A moon in the first deal puts everyone else at 26, which ends a game to 26."""
+    table = seat_zero_takes_every_card(user, Rules(passing="none", target=26))
     assert table.status == Table.Status.FINISHED
     return table
 

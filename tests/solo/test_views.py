@@ -7,7 +7,7 @@ from games import presenters, protocol, services
 from games.engine import Card, Game
 from games.models import Action, Table
 
-from .conftest import make_table
+from .conftest import make_table, seat_zero_takes_every_card
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -642,17 +642,7 @@ def test_black_maria_and_omnibus_moon_texts_take_their_numbers_from_the_engine(a
     from games.engine import Rules
 
     rules = Rules(passing="none", moon="choose", black_maria=True, jack_of_diamonds=True)
-    deck = [rank + suit for suit in "DSH" for rank in "23456789TJQKA"]
-    hands = [[rank + "C" for rank in "23456789TJQKA"], deck[0:13], deck[13:26], deck[26:39]]
-    table = services.create_table(player, rules, seat_bots=[None, "easy", "easy", "easy"], seed=1)
-    services.start_table(table.pk, hands=hands)
-    for _ in range(13):
-        table.refresh_from_db()
-        game = game_of(table)
-        if game.phase != "play":
-            break
-        post_act(ann, table, action="play", card=str(game.legal(0)[0]))
-    table.refresh_from_db()
+    table = seat_zero_takes_every_card(player, rules, level="easy")
     game = game_of(table)
     assert game.phase == "moon_choice" and game.moon_outcomes["subtract"][0] == -53
     html = ann.get(url("table", table)).content.decode()
