@@ -128,6 +128,12 @@ class NewGameForm(forms.Form):
         error_messages={"invalid_choice": "Choose Easy, Medium or Hard."},
     )
 
+    autoplay_forced = forms.BooleanField(
+        label="Play my only card by itself",
+        required=False,
+        help_text="When just one of your cards may be played, it is played for you.",
+    )
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         for number in range(1, 6):
@@ -161,8 +167,10 @@ class NewGameForm(forms.Form):
 
     def remembered(self) -> dict:
         """The choices of a valid form as field data, to fill the next new-game form with."""
-        return {name: ("" if value is None else str(value)) for name, value in self.cleaned_data.items()
-                if name in self.fields}
+        def as_field(value):  # a checkbox's data is "on" or nothing
+            return "on" if value is True else "" if value in (None, False) else str(value)
+
+        return {name: as_field(value) for name, value in self.cleaned_data.items() if name in self.fields}
 
     # -- groups for the template
     def bot_fields(self):

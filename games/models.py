@@ -37,6 +37,9 @@ class Table(models.Model):
     version = models.PositiveIntegerField(default=0, help_text="Actions applied so far; every event carries it.")
     rated = models.BooleanField(default=False)
     turn_timer_seconds = models.PositiveSmallIntegerField(default=0, help_text="0 means no timer")
+    autoplay_forced = models.BooleanField(
+        default=False, help_text="A person's only legal card is played for them (a solo player's choice)."
+    )
     turn_deadline = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -120,6 +123,7 @@ class Action(models.Model):
         BOT = "bot", "Computer player"
         TIMEOUT = "timeout", "Computer after the turn timer ran out"
         STANDIN = "standin", "Computer standing in for a person who left"
+        FORCED = "forced", "The person's only legal card, played by itself"
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="actions")
     ply = models.PositiveIntegerField()

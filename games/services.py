@@ -55,6 +55,7 @@ def create_table(
     rated: bool = False,
     turn_timer_seconds: int = 0,
     seed: int | None = None,
+    autoplay_forced: bool = False,
 ) -> Table:
     """Create a table with the host in seat 0.
 
@@ -74,6 +75,7 @@ def create_table(
             seed=seed if seed is not None else random.SystemRandom().randrange(2**62),
             rated=rated,
             turn_timer_seconds=turn_timer_seconds,
+            autoplay_forced=autoplay_forced,
         )
         for number, level in enumerate(seat_bots):
             Seat.objects.create(
@@ -257,6 +259,8 @@ def _plan_next(table: Table, game: Game, seats: list[Seat] | None = None) -> Non
         delay = 0 if game.phase == "pass" else settings.BOT_DELAY_SECONDS
         schedule(play_computer_turns_task(), table.pk, table.version, countdown=delay)
     people = [seat for seat in waiting_on if not seat.computer_plays]
+    if table.autoplay_forced and game.phase == "play" and any(len(game.legal(seat.number)) == 1 for seat in people):
+        schedule(play_forced_card_task(), table.pk, table.version, countdown=settings.BOT_DELAY_SECONDS)
     if table.turn_timer_seconds and people:
         turn_starts = game.phase != "pass" or table.turn_deadline is None
         if turn_starts:
@@ -342,6 +346,30 @@ def play_computer_turns(table_id: int, version: int) -> int:
         version = outcome.version
 
 
+def play_forced_card(table_id: int, version: int) -> bool:
+    """At a table that plays a person's only legal card for them (``autoplay_forced``), play
+    it if the table is still at ``version``. Returns True when a card was played."""
+    table = Table.objects.get(pk=table_id)
+    if table.version < version:
+        raise NotYetCommitted(f"table {table_id} is at version {table.version}, task is for {version}")
+    if table.status != Table.Status.PLAYING or table.version != version or not table.autoplay_forced:
+        return False
+    game = load_game(table)
+    if game.phase != "play":
+        return False
+    seat = table.seats.get(number=game.to_act[0])
+    legal = game.legal(seat.number)
+    if seat.computer_plays or len(legal) != 1:
+        return False
+    try:
+        submit_action(table_id, seat.number, legal[0], expected_version=version, actor=Action.Actor.FORCED)
+    except ActionRejected as error:
+        if error.code == "stale":
+            return False  # the person played it first
+        raise
+    return True
+
+
 def turn_timed_out(table_id: int, deadline_iso: str, version: int = 0) -> int:
     """The turn timer ran out: the Medium bot plays for each person still to act.
 
@@ -389,6 +417,9 @@ def recover_stalled_tables() -> int:
         if any(seats[number].computer_plays for number in game.to_act):
             schedule(play_computer_turns_task(), table.pk, table.version)
             count += 1
+        elif table.autoplay_forced and game.phase == "play" and len(game.legal(game.to_act[0])) == 1:
+            schedule(play_forced_card_task(), table.pk, table.version)
+            count += 1
         elif table.turn_deadline is not None:
             countdown = max((table.turn_deadline - timezone.now()).total_seconds(), 0)
             schedule(turn_timeout_task(), table.pk, table.turn_deadline.isoformat(), table.version, countdown=countdown)
@@ -404,6 +435,12 @@ def play_computer_turns_task():
 
 def turn_timeout_task():
     from games.tasks import turn_timeout_task as task
+
+    return task
+
+
+def play_forced_card_task():
+    from games.tasks import play_forced_card_task as task
 
     return task
 

@@ -30,6 +30,14 @@ def turn_timeout_task(self, table_id: int, deadline_iso: str, version: int = 0) 
         raise self.retry(exc=error)
 
 
+@shared_task(name="games.play_forced_card", **RETRY)
+def play_forced_card_task(self, table_id: int, version: int) -> bool:
+    try:
+        return services.play_forced_card(table_id, version)
+    except services.NotYetCommitted as error:
+        raise self.retry(exc=error)
+
+
 @shared_task(name="games.recover_stalled_tables")
 def recover_stalled_tables_task() -> int:
     return services.recover_stalled_tables()

@@ -91,7 +91,10 @@ def play_now(request):
 def _start_solo(request, form: NewGameForm):
     player = player_for(request)
     request.session[SETTINGS_KEY] = form.remembered()
-    table = services.create_table(player, form.rules, kind=Table.Kind.SOLO, seat_bots=form.seat_bots)
+    table = services.create_table(
+        player, form.rules, kind=Table.Kind.SOLO, seat_bots=form.seat_bots,
+        autoplay_forced=form.cleaned_data["autoplay_forced"],
+    )
     services.start_table(table.pk)
     return redirect("games:table", table.pk)
 

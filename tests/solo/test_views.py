@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from games import presenters, protocol, services
-from games.engine import Card, Game
+from games.engine import Card, Game, Rules
 from games.models import Action, Table
 
 from .conftest import make_table, seat_zero_takes_every_card
@@ -671,3 +671,41 @@ def test_one_control_sets_every_computers_level(ann, player):
     table = Table.objects.get(pk=int(response["Location"].strip("/").split("/")[1]))
     assert [seat.bot_level for seat in table.seats.order_by("number")] == ["", *["hard"] * 5]
     assert "Every computer" in ann.get(reverse("games:new")).content.decode()
+
+
+@pytest.mark.parametrize("asked", [True, False])
+def test_an_only_legal_card_is_played_by_itself_when_the_player_asks(ann, player, asked):
+    from tests.live.restart_scenario import seed_where
+
+    rules = Rules(passing="none")
+    table = services.create_table(player, rules, seat_bots=[None, "easy", "easy", "easy"],
+                                  seed=seed_where(0, rules), autoplay_forced=asked)
+    services.start_table(table.pk)  # the player holds the 2♣: the first lead is forced
+    first = Action.objects.filter(table=table).order_by("ply").first()
+    if asked:
+        assert (first.seat, first.action, first.actor) == (0, "2C", Action.Actor.FORCED)
+        assert tuple(game_of(table).to_act) == (0,), "then the computers play up to the player"
+    else:
+        assert first is None and tuple(game_of(table).to_act) == (0,)
+
+
+def test_the_new_game_form_offers_to_play_an_only_card_by_itself_and_remembers_it(ann, player):
+    response = ann.post(reverse("games:new"), valid_form(autoplay_forced="on"))
+    table = Table.objects.get(pk=int(response["Location"].strip("/").split("/")[1]))
+    assert table.autoplay_forced
+    assert re.search(r'<input type="checkbox" name="autoplay_forced"[^>]*checked', ann.get(reverse("games:new")).content.decode())
+    ann.post(reverse("games:new"), valid_form())
+    assert not re.search(r'name="autoplay_forced"[^>]*checked', ann.get(reverse("games:new")).content.decode())
+
+
+def test_a_forced_card_left_waiting_by_a_restart_is_played_when_work_is_planned_again(player):
+    from tests.live.restart_scenario import seed_where, tasks_lost
+
+    rules = Rules(passing="none")
+    table = services.create_table(player, rules, seat_bots=[None, "easy", "easy", "easy"],
+                                  seed=seed_where(0, rules), autoplay_forced=True)
+    with tasks_lost():
+        services.start_table(table.pk)
+    assert not Action.objects.filter(table=table).exists()
+    assert services.recover_stalled_tables() == 1
+    assert Action.objects.filter(table=table, seat=0, actor=Action.Actor.FORCED).exists()
