@@ -56,3 +56,36 @@ def test_a_visitor_plays_at_once_resumes_and_keeps_the_game_by_signing_up(site, 
         shot(page, screens, f"guest-{name}-my-games-after-sign-up")
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE_390], ids=["desktop", "phone"])
+def test_stopping_a_game_counts_it_in_the_statistics_and_deleting_removes_it(site, browser, screens, viewport):
+    context = browser.new_context(viewport=viewport, is_mobile=viewport["width"] < 600,
+                                  has_touch=viewport["width"] < 600)
+    context.set_default_timeout(15000)
+    page = context.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())  # "Stop this game?", "Delete this game?"
+    try:
+        for _ in range(2):
+            page.goto(site.url + "/")
+            page.click("#play-now")
+            page.wait_for_selector("#table")
+        page.goto(site.url + "/my-games/")
+        rows = page.locator(".games-list tbody tr")
+        assert rows.count() == 2
+        rows.first.get_by_role("button", name="Stop").click()
+        page.wait_for_load_state()
+        assert "it counts as not won" in page.inner_text(".messages")
+        page.locator(".games-list tbody tr").first.get_by_role("button", name="Delete").click()
+        page.wait_for_load_state()
+        assert "The game is deleted." in page.inner_text(".messages")
+        assert "Stopped" in page.inner_text("main") and "No game in progress." in page.inner_text("main")
+        page.click("text=My statistics")
+        stats = page.locator("#stats")
+        first_row = [cell.inner_text() for cell in stats.locator("tbody tr").first.locator("th, td").all()]
+        assert first_row[:4] == ["All games", "1", "0", "0%"], first_row
+        if viewport is PHONE_390:
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390 + 1
+        shot(page, screens, f"statistics-{'desktop' if viewport is DESKTOP else 'phone'}")
+    finally:
+        context.close()
