@@ -28,6 +28,8 @@ import random as _random
 from functools import lru_cache
 from typing import Iterable, Sequence
 
+from .cards import Card, parse_cards
+
 __all__ = [
     "CLUB", "DIAMOND", "SPADE", "HEART", "SUIT_MASKS", "HEARTS", "QS", "KS", "AS", "JD",
     "Config", "config", "legal_mask", "why_illegal_play", "trick_winner", "mask_points",
@@ -61,20 +63,8 @@ def name(card: int) -> str:
     return _RANKS[card % 13] + _SUITS[card // 13]
 
 
-_SYMBOL_SUITS = "♣♦♠♥"
-
-
-def symbol(card: int) -> str:
-    """How a message to a player writes a card: ``symbol(36) == "Q♠"``, ``symbol(8) == "10♣"``
-    (the same as ``Card.symbol``)."""
-    rank = _RANKS[card % 13]
-    return ("10" if rank == "T" else rank) + _SYMBOL_SUITS[card // 13]
-
-
 def mask_of(text: "str | Iterable[str]") -> int:
     """Bitmask of cards written as text: ``mask_of("2C QS")``."""
-    from .cards import parse_cards
-
     m = 0
     for c in parse_cards(text):
         m |= 1 << c.index
@@ -223,19 +213,19 @@ def why_illegal_play(
     """Why ``card`` may not be played (a message for the player), or None if it may."""
     bit = 1 << card
     if not hand & bit:
-        return f"You don't hold {symbol(card)}."
+        return f"You don't hold {Card.from_index(card).symbol}."
     legal = legal_mask(cfg, hand, led, first_trick, broken, first_lead)
     if legal & bit:
         return None
     if led < 0 and first_trick and first_lead >= 0:
-        return f"The first trick must be led with the {symbol(first_lead)}."
+        return f"The first trick must be led with the {Card.from_index(first_lead).symbol}."
     if led >= 0 and hand & SUIT_MASKS[led] and card // 13 != led:
         return f"You must follow {_SUIT_WORDS[led]}."
     if first_trick and cfg.no_first_points:
         if legal & ~HEARTS:
             return "No points on the first trick."
         return "No points on the first trick — with only point cards left, play a heart, not the " + (
-            "queen of spades." if card == QS else f"{symbol(card)}."
+            "queen of spades." if card == QS else f"{Card.from_index(card).symbol}."
         )
     return "Hearts are not broken yet — lead another suit."
 
@@ -561,7 +551,6 @@ def position_from_view(view, hands, kitty=None) -> dict:
     >>> len(playout(config(v.rules), rng=__import__("random").Random(1), **kw))
     4
     """
-    from .cards import Card
 
     def m(cards):
         out = 0

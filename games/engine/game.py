@@ -775,7 +775,7 @@ class Game:
         hand = self._hands[seat]
         for x in cards:
             if not hand >> x & 1:
-                raise IllegalAction(f"You don't hold {fast.symbol(x)}.")
+                raise IllegalAction(f"You don't hold {_CARDS[x].symbol}.")
         mask = 1 << a | 1 << b | 1 << c
         self._log.append((self._deal_number, seat, list(map(_NAMES.__getitem__, cards))))
         self._ply += 1
