@@ -259,7 +259,7 @@ def _plan_next(table: Table, game: Game, seats: list[Seat] | None = None) -> Non
         delay = 0 if game.phase == "pass" else settings.BOT_DELAY_SECONDS
         schedule(play_computer_turns_task(), table.pk, table.version, countdown=delay)
     people = [seat for seat in waiting_on if not seat.computer_plays]
-    if table.autoplay_forced and game.phase == "play" and any(len(game.legal(seat.number)) == 1 for seat in people):
+    if forced_card(table, game, seats) is not None:
         schedule(play_forced_card_task(), table.pk, table.version, countdown=settings.BOT_DELAY_SECONDS)
     if table.turn_timer_seconds and people:
         turn_starts = game.phase != "pass" or table.turn_deadline is None
@@ -346,23 +346,32 @@ def play_computer_turns(table_id: int, version: int) -> int:
         version = outcome.version
 
 
+def forced_card(table: Table, game: Game, seats: dict[int, Seat]) -> tuple[int, Card] | None:
+    """``(seat number, card)`` when the table plays a person's only legal card for them
+    (``autoplay_forced``) and the person to play now has just one; else None."""
+    if not table.autoplay_forced or game.phase != "play":
+        return None
+    number = game.to_act[0]
+    legal = game.legal(number)
+    if seats[number].computer_plays or len(legal) != 1:
+        return None
+    return number, legal[0]
+
+
 def play_forced_card(table_id: int, version: int) -> bool:
-    """At a table that plays a person's only legal card for them (``autoplay_forced``), play
-    it if the table is still at ``version``. Returns True when a card was played."""
+    """Play the person's only legal card (:func:`forced_card`) if the table is still at
+    ``version``. Returns True when a card was played."""
     table = Table.objects.get(pk=table_id)
     if table.version < version:
         raise NotYetCommitted(f"table {table_id} is at version {table.version}, task is for {version}")
-    if table.status != Table.Status.PLAYING or table.version != version or not table.autoplay_forced:
+    if table.status != Table.Status.PLAYING or table.version != version:
         return False
-    game = load_game(table)
-    if game.phase != "play":
+    forced = forced_card(table, load_game(table), {seat.number: seat for seat in table.seats.all()})
+    if forced is None:
         return False
-    seat = table.seats.get(number=game.to_act[0])
-    legal = game.legal(seat.number)
-    if seat.computer_plays or len(legal) != 1:
-        return False
+    number, card = forced
     try:
-        submit_action(table_id, seat.number, legal[0], expected_version=version, actor=Action.Actor.FORCED)
+        submit_action(table_id, number, card, expected_version=version, actor=Action.Actor.FORCED)
     except ActionRejected as error:
         if error.code == "stale":
             return False  # the person played it first
@@ -417,7 +426,7 @@ def recover_stalled_tables() -> int:
         if any(seats[number].computer_plays for number in game.to_act):
             schedule(play_computer_turns_task(), table.pk, table.version)
             count += 1
-        elif table.autoplay_forced and game.phase == "play" and len(game.legal(game.to_act[0])) == 1:
+        elif forced_card(table, game, seats) is not None:
             schedule(play_forced_card_task(), table.pk, table.version)
             count += 1
         elif table.turn_deadline is not None:
