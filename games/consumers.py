@@ -369,7 +369,6 @@ class TableConsumer(AsyncWebsocketConsumer):
         seat = snapshot.seat_for(self.user.pk)
         self.seat_number = seat.number if seat is not None else None
         if seat is None and snapshot.table.status != snapshot.table.Status.WAITING:
-            self.ended = True
             return await self.refuse("no_seat", NO_SEAT, CLOSE_FORBIDDEN)
         if self.format == "json":
             state = state_json(snapshot, self.seat_number)
