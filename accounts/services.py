@@ -512,8 +512,7 @@ def delete_idle_guests(idle_for: dt.timedelta, now: dt.datetime | None = None) -
     games. Returns how many."""
     cutoff = (now or timezone.now()) - idle_for
     idle = User.objects.filter(is_guest=True).filter(Q(last_login__lt=cutoff) | Q(last_login__isnull=True, date_joined__lt=cutoff))
-    count = idle.count()
-    idle.delete()
+    count = idle.delete()[1].get(User._meta.label, 0)
     if count:
         log.info("guests_deleted count=%s idle_days=%s", count, idle_for.days)
     return count

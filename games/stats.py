@@ -5,7 +5,7 @@ is replayed once through the engine (:func:`games.snapshots.game_with_history`) 
 figures no column holds: points per deal, moons shot, queens of spades taken.
 """
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from games.models import Table
 from games.snapshots import game_with_history
@@ -25,8 +25,8 @@ class Tally:
     queens: int = 0
 
     def add(self, other: "Tally") -> None:
-        for name in ("games", "won", "deals", "points", "moons", "queens"):
-            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for figure in fields(self):
+            setattr(self, figure.name, getattr(self, figure.name) + getattr(other, figure.name))
 
     @property
     def win_rate(self) -> float | None:
