@@ -122,13 +122,15 @@ def browser(site):
 
 @pytest.fixture
 def open_page(site, browser):
-    """``open_page(username, viewport)``: a signed-in page of a fresh browser context."""
+    """``open_page(username, viewport)``: a signed-in page of a fresh browser context
+    (``username=None``: a visitor without an account)."""
     contexts = []
 
     def make(username="ann", viewport=DESKTOP):
         context = browser.new_context(viewport=viewport, device_scale_factor=1,
                                       is_mobile=viewport["width"] < 600, has_touch=viewport["width"] < 600)
-        context.add_cookies([{"name": "sessionid", "value": site.session_for(username), "url": site.url}])
+        if username is not None:
+            context.add_cookies([{"name": "sessionid", "value": site.session_for(username), "url": site.url}])
         context.set_default_timeout(15000)
         contexts.append(context)
         return context.new_page()

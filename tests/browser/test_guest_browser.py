@@ -4,7 +4,6 @@ import secrets
 
 import pytest
 
-from .conftest import CHROMIUM  # noqa: F401  (the fixtures skip without it)
 from .test_solo_browser import pass_three, play_one, shot, version, wait_for_turn
 
 pytestmark = pytest.mark.browser
@@ -14,78 +13,66 @@ DESKTOP = {"width": 1280, "height": 860}
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE_390], ids=["desktop", "phone"])
-def test_a_visitor_plays_at_once_resumes_and_keeps_the_game_by_signing_up(site, browser, screens, viewport):
-    context = browser.new_context(viewport=viewport, is_mobile=viewport["width"] < 600,
-                                  has_touch=viewport["width"] < 600)
-    context.set_default_timeout(15000)
-    page = context.new_page()
-    try:
-        page.goto(site.url + "/")
-        assert "no sign-up needed" in page.inner_text("main")
-        page.click("#play-now")
-        page.wait_for_selector("#table")
-        table_url = page.url
-        assert "/table/" in table_url
-        name = "desktop" if viewport is DESKTOP else "phone"
-        shot(page, screens, f"guest-{name}-first-table")
-        wait_for_turn(page)
-        if page.locator(".pass-form").count():
-            pass_three(page)
-        else:
-            play_one(page)
-        moved_to = version(page)
-        page.reload()
-        page.wait_for_selector("#table")
-        assert page.url == table_url and version(page) >= moved_to, "the game resumes in the same browser"
-        sign_up = page.locator(".site-header a.button", has_text="Sign up free")
-        assert sign_up.is_visible() and sign_up.bounding_box()["x"] + sign_up.bounding_box()["width"] <= viewport["width"]
-        if viewport is PHONE_390:  # nothing wider than the phone
-            assert page.evaluate("document.documentElement.scrollWidth") <= 390 + 1
+def test_a_visitor_plays_at_once_resumes_and_keeps_the_game_by_signing_up(site, open_page, screens, viewport):
+    page = open_page(None, viewport)
+    page.goto(site.url + "/")
+    assert "no sign-up needed" in page.inner_text("main")
+    page.click("#play-now")
+    page.wait_for_selector("#table")
+    table_url = page.url
+    assert "/table/" in table_url
+    name = "desktop" if viewport is DESKTOP else "phone"
+    shot(page, screens, f"guest-{name}-first-table")
+    wait_for_turn(page)
+    if page.locator(".pass-form").count():
+        pass_three(page)
+    else:
+        play_one(page)
+    moved_to = version(page)
+    page.reload()
+    page.wait_for_selector("#table")
+    assert page.url == table_url and version(page) >= moved_to, "the game resumes in the same browser"
+    sign_up = page.locator(".site-header a.button", has_text="Sign up free")
+    assert sign_up.is_visible() and sign_up.bounding_box()["x"] + sign_up.bounding_box()["width"] <= viewport["width"]
+    if viewport is PHONE_390:  # nothing wider than the phone
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390 + 1
 
-        username = f"guest{secrets.token_hex(3)}"
-        page.goto(site.url + "/accounts/signup/")
-        page.fill("#id_username", username)
-        page.fill("#id_email", f"{username}@example.com")
-        page.fill("#id_password1", "Tr1cky-Queen-of-Spades")
-        page.fill("#id_password2", "Tr1cky-Queen-of-Spades")
-        page.click("form button[type=submit]")
-        page.wait_for_load_state()
-        assert "Your games are kept in it." in page.inner_text("body")
-        page.goto(site.url + "/my-games/")
-        assert page.locator(f"a[href='{table_url.replace(site.url, '')}']").count() >= 1
-        shot(page, screens, f"guest-{name}-my-games-after-sign-up")
-    finally:
-        context.close()
+    username = f"guest{secrets.token_hex(3)}"
+    page.goto(site.url + "/accounts/signup/")
+    page.fill("#id_username", username)
+    page.fill("#id_email", f"{username}@example.com")
+    page.fill("#id_password1", "Tr1cky-Queen-of-Spades")
+    page.fill("#id_password2", "Tr1cky-Queen-of-Spades")
+    page.click("form button[type=submit]")
+    page.wait_for_load_state()
+    assert "Your games are kept in it." in page.inner_text("body")
+    page.goto(site.url + "/my-games/")
+    assert page.locator(f"a[href='{table_url.replace(site.url, '')}']").count() >= 1
+    shot(page, screens, f"guest-{name}-my-games-after-sign-up")
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE_390], ids=["desktop", "phone"])
-def test_stopping_a_game_counts_it_in_the_statistics_and_deleting_removes_it(site, browser, screens, viewport):
-    context = browser.new_context(viewport=viewport, is_mobile=viewport["width"] < 600,
-                                  has_touch=viewport["width"] < 600)
-    context.set_default_timeout(15000)
-    page = context.new_page()
+def test_stopping_a_game_counts_it_in_the_statistics_and_deleting_removes_it(site, open_page, screens, viewport):
+    page = open_page(None, viewport)
     page.on("dialog", lambda dialog: dialog.accept())  # "Stop this game?", "Delete this game?"
-    try:
-        for _ in range(2):
-            page.goto(site.url + "/")
-            page.click("#play-now")
-            page.wait_for_selector("#table")
-        page.goto(site.url + "/my-games/")
-        rows = page.locator(".games-list tbody tr")
-        assert rows.count() == 2
-        rows.first.get_by_role("button", name="Stop").click()
-        page.wait_for_load_state()
-        assert "it counts as not won" in page.inner_text(".messages")
-        page.locator(".games-list tbody tr").first.get_by_role("button", name="Delete").click()
-        page.wait_for_load_state()
-        assert "The game is deleted." in page.inner_text(".messages")
-        assert "Stopped" in page.inner_text("main") and "No game in progress." in page.inner_text("main")
-        page.click("text=My statistics")
-        stats = page.locator("#stats")
-        first_row = [cell.inner_text() for cell in stats.locator("tbody tr").first.locator("th, td").all()]
-        assert first_row[:4] == ["All games", "1", "0", "0%"], first_row
-        if viewport is PHONE_390:
-            assert page.evaluate("document.documentElement.scrollWidth") <= 390 + 1
-        shot(page, screens, f"statistics-{'desktop' if viewport is DESKTOP else 'phone'}")
-    finally:
-        context.close()
+    for _ in range(2):
+        page.goto(site.url + "/")
+        page.click("#play-now")
+        page.wait_for_selector("#table")
+    page.goto(site.url + "/my-games/")
+    rows = page.locator(".games-list tbody tr")
+    assert rows.count() == 2
+    rows.first.get_by_role("button", name="Stop").click()
+    page.wait_for_load_state()
+    assert "it counts as not won" in page.inner_text(".messages")
+    page.locator(".games-list tbody tr").first.get_by_role("button", name="Delete").click()
+    page.wait_for_load_state()
+    assert "The game is deleted." in page.inner_text(".messages")
+    assert "Stopped" in page.inner_text("main") and "No game in progress." in page.inner_text("main")
+    page.click("text=My statistics")
+    stats = page.locator("#stats")
+    first_row = [cell.inner_text() for cell in stats.locator("tbody tr").first.locator("th, td").all()]
+    assert first_row[:4] == ["All games", "1", "0", "0%"], first_row
+    if viewport is PHONE_390:
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390 + 1
+    shot(page, screens, f"statistics-{'desktop' if viewport is DESKTOP else 'phone'}")
