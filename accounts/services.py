@@ -208,7 +208,7 @@ def _check_event_shape(event) -> None:
         if not isinstance(event.get(name), str) or not 0 < len(event[name]) <= 255:
             raise MalformedEvent(f"The event's {name!r} must be a non-empty string.")
     created = event.get("created")
-    if isinstance(created, bool) or not isinstance(created, int) or not 0 <= created < 2**40:
+    if isinstance(created, bool) or not isinstance(created, int) or not 0 <= created <= LATEST_UNIX_TIME:
         raise MalformedEvent("The event's 'created' must be a Unix time in seconds.")
     if not isinstance(_get(event, "data", "object"), dict):
         raise MalformedEvent("The event's 'data.object' must be an object.")
@@ -224,10 +224,22 @@ def _get(obj, *path, default=None):
     return obj
 
 
+LATEST_UNIX_TIME = 253402300799
+"""9999-12-31 23:59:59 UTC: the last second a Python datetime can hold."""
+
+
 def _timestamp(value) -> dt.datetime | None:
+    """A Unix time of an event's object as a datetime (None when absent); a value that is
+    not one (wrong kind, beyond the year 9999) is a :class:`MalformedEvent`."""
     if value in (None, ""):
         return None
-    return dt.datetime.fromtimestamp(int(value), tz=dt.timezone.utc)
+    try:
+        seconds = int(value)
+    except (TypeError, ValueError):
+        raise MalformedEvent(f"A time in the event is not a Unix time in seconds: {str(value)[:40]!r}.") from None
+    if not 0 <= seconds <= LATEST_UNIX_TIME:
+        raise MalformedEvent(f"A time in the event is out of range: {seconds}.")
+    return dt.datetime.fromtimestamp(seconds, tz=dt.timezone.utc)
 
 
 def _id(value) -> str:

@@ -1,4 +1,5 @@
-"""The live table's websocket: one :class:`TableConsumer` per open connection (``/ws/table/<id>/``).
+"""A table's websocket, solo and live alike: one :class:`TableConsumer` per open connection
+(``/ws/table/<id>/``).
 
 The consumer is thin (Lichess's round socket, not its game logic): it authenticates the
 person, finds their seat, relays their moves to :func:`games.services.submit_action` — the one
@@ -13,9 +14,17 @@ Protocol:
 * A move is ``{"action": "play", "card": "QS", "version": 12}``,
   ``{"action": "pass", "cards": ["2C", "3C", "4C"], "version": 3}`` or
   ``{"action": "moon", "choice": "add", "version": 40}``; a move made against another version
-  than the table's (a duplicate, or made on an old position) is rejected and changes nothing.
-* Two formats: **HTML** (default; the htmx websocket extension swaps ``#table``, out of band)
+  than the table's (a duplicate, or made on an old position) is rejected and changes nothing
+  (an HTML client is just sent the table as it is: a double click shows no notice).
+  ``{"action": "hint"}`` asks for the computer's advice at a solo table.
+* Two formats: **HTML** (default): the whole ``#table`` first, then only the parts of it that
+  changed (``games.presenters.table_parts``), each swapped by its id (``games/table.js``);
   and **JSON** (``?format=json``; used by tests and the load tool).
+* A solo table's socket serves only its player; a live table's, its seated players and
+  (before the start) whoever may take a seat.
+* When someone's socket opens or closes, who is connected is sent again without a new
+  version: as the seats that changed (HTML), or ``{"type": "presence", "seats": [...]}``
+  (JSON; only when it differs from what the client was last sent).
 * A server-side fault (the channel layer unreachable) ends the socket with an ``unavailable``
   error and close code 4503 (try again): the client reconnects and gets the full state.
 """
@@ -25,13 +34,17 @@ import logging
 import time
 from urllib.parse import parse_qs
 
+from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.template.loader import render_to_string
+from django.utils.html import format_html
 
 from accounts.selectors import has_live_access, live_access_denied_message
 from games import live_server, protocol, services, snapshots
 from games.faults import LAYER_FAULTS, describe
 from games.live_server import db
+from games.presenters import hint_for, render_table, table_parts
 from games.realtime import remember_server_loop, table_group
 from games.snapshots import Snapshot
 
@@ -51,7 +64,7 @@ CLOSE_TRY_AGAIN = 4503
 """Closed for a server-side fault: reconnect after a pause (like HTTP 503). The standard
 1013 (Try Again Later), on which the htmx websocket extension reconnects by itself, cannot be
 sent through daphne (autobahn allows an application only 1000 and 3000-4999), so the live
-page's ``live/live.js`` reconnects on this code; the extension itself reconnects on 1006 (a
+table's script (``games/table.js``) reconnects on this code; the extension itself reconnects on 1006 (a
 dropped connection: the server process died)."""
 
 NO_SEAT = "You have no seat at this table, so its game is not shown to you."
@@ -132,17 +145,21 @@ def state_json(snapshot: Snapshot, seat_number: int | None) -> dict:
 
 def render_table_html(snapshot: Snapshot, seat_number: int | None, error: str | None = None) -> str:
     """HTML of ``#table`` for one seat: the table once the game has started, the waiting room before."""
-    from django.template.loader import render_to_string
-
-    from games.presenters import render_table
-
     table = snapshot.table
     if table.status == table.Status.WAITING or seat_number is None:
         return render_to_string(
             "live/_room_seats.html",
             {"table": table, "seats": snapshot.seats, "seat_number": seat_number, "error": error},
         )
-    return render_table(snapshot, seat_number, live=True, error=error)
+    return render_table(snapshot, seat_number, error=error)
+
+
+def changed_parts(sent: dict[str, str], parts: dict[str, str]) -> str | None:
+    """The parts of ``parts`` that differ from those ``sent`` last, as one frame ("" when none
+    did); None when the two are not the same set of parts (the whole table must be sent)."""
+    if not sent or sent.keys() != parts.keys():
+        return None
+    return "".join(html for part, html in parts.items() if sent[part] != html)
 
 
 # --------------------------------------------------------------------------- the consumer
@@ -160,6 +177,9 @@ class TableConsumer(AsyncWebsocketConsumer):
     released = False  # left the group and the seat connection closed: see release()
     dropped = False  # closed for a server-side fault: see drop()
     cleared_error = False  # HTML: the page's error notice was cleared by the first state
+    error_shown = False  # HTML: a notice was sent since the last state (cleared by the next)
+    sent_parts: dict = {}  # HTML: the parts of the table last sent, by id (see table_html)
+    sent_seats: list = []  # JSON: who sits where and is connected, as last sent
 
     async def __call__(self, scope, receive, send):
         """Run the connection. Whatever ends it (the person, a fault, the server stopping), its
@@ -185,9 +205,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.user is None or not self.user.is_authenticated:
             return await self.refuse("login_required", "Log in to play live.", CLOSE_UNAUTHENTICATED)
         snapshot = await db(snapshots.load)(self.table_id)
-        if snapshot is None or not snapshot.table.is_live:
-            return await self.refuse("no_table", "There is no live table here.", CLOSE_NOT_FOUND)
+        if snapshot is None:
+            return await self.refuse("no_table", "There is no table here.", CLOSE_NOT_FOUND)
         seat = snapshot.seat_for(self.user.pk)
+        if not snapshot.table.is_live:
+            # A solo table: only its player, and no presence to record (nobody stands in).
+            if seat is None:
+                return await self.refuse("no_seat", NO_SEAT, CLOSE_FORBIDDEN)
+            return await self.join(record=False)
         self.cleared_room = snapshot.table.status != snapshot.table.Status.WAITING  # no waiting room shown
         if seat is None:
             # Not seated: only a waiting room may be watched, and only by someone who may
@@ -198,7 +223,11 @@ class TableConsumer(AsyncWebsocketConsumer):
                 message = await db(live_access_denied_message)(self.user)
                 return await self.refuse("subscription_required", message, CLOSE_FORBIDDEN)
         # Seated players need no check: a game in progress may finish after a lapse.
+        await self.join(record=True)
 
+    async def join(self, *, record: bool):
+        """Join the table's group, record the socket (``record``: live tables, where who is
+        connected is shown and absence brings a stand-in) and send the whole table."""
         # Subscribe before reading the state, so no change falls between the two.
         try:
             await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
@@ -210,13 +239,14 @@ class TableConsumer(AsyncWebsocketConsumer):
             return await self.refuse("unavailable", UNAVAILABLE, CLOSE_TRY_AGAIN)
         self.joined = True
         await live_server.socket_opened(self)
-        try:
-            await db(services.connection_opened)(
-                self.table_id, self.user, self.channel_name, live_server.SERVER_NAME
-            )
-        except services.ActionRejected as rejected:
-            return await self.refuse(rejected.code, str(rejected), CLOSE_FORBIDDEN)
-        self.recorded = True
+        if record:
+            try:
+                await db(services.connection_opened)(
+                    self.table_id, self.user, self.channel_name, live_server.SERVER_NAME
+                )
+            except services.ActionRejected as rejected:
+                return await self.refuse(rejected.code, str(rejected), CLOSE_FORBIDDEN)
+            self.recorded = True
         await self.send_state(fresh=True)
 
     async def dispatch(self, message):
@@ -312,10 +342,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         action = frame.get("action")
         if action == "sync":
             return await self.send_state(fresh=True)
+        if action == "hint":
+            return await self.send_hint()
         if not isinstance(action, str) or action not in protocol.MOVE_KINDS:
             shown = action[:20] if isinstance(action, str) else "nothing" if action is None else "not a word"
             return await self.reject(
-                "unknown_action", f"Unknown action {shown!r}: send play, pass, moon or sync."
+                "unknown_action", f"Unknown action {shown!r}: send play, pass, moon, hint or sync."
             )
         if self.seat_number is None:
             return await self.reject("no_seat", "You have no seat at this table, so you cannot play.")
@@ -334,6 +366,10 @@ class TableConsumer(AsyncWebsocketConsumer):
                 self.table_id, self.seat_number, move, expected_version=version, user=self.user
             )
         except services.ActionRejected as rejected:
+            if rejected.code == "stale" and self.format == "html":
+                # A double click, or a move made just before the table changed: the player
+                # sees the table as it is now, and no notice about it.
+                return await self.send_state(fresh=True)
             await self.send_error(rejected.code, str(rejected))
             if rejected.code == "stale":
                 await self.send_state(fresh=True)
@@ -341,7 +377,34 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.format == "json":
             await self.send(text_data=json.dumps({"type": "ack", "version": outcome.version}))
 
+    async def send_hint(self):
+        """The table with the computer's advice for this seat marked (solo games only)."""
+        snapshot = await db(snapshots.load)(self.table_id)
+        if snapshot is None or self.seat_number is None or snapshot.game is None:
+            return await self.reject("no_seat", "You have no seat at this table, so there is no hint for you.")
+        if snapshot.table.is_live:
+            return await self.reject("no_hints", "Hints are for solo games.")
+        if snapshot.table.status != snapshot.table.Status.PLAYING:
+            return await self.reject("game_over", "The game is over: no more hints.")
+        advice = await sync_to_async(hint_for, thread_sensitive=False)(snapshot, self.seat_number)
+        if advice is None:
+            return await self.reject("not_your_turn", "A hint is for your turn: wait until it is your move.")
+        await self.deliver(snapshot, hint=advice)
+
     # ----------------------------------------------------------------- to the client
+
+    async def table_presence(self, message):
+        """Someone's socket opened or closed (``games.realtime.notify_presence``): who is
+        online is read again and the seats that changed are sent."""
+        if self.ended:
+            return
+        if self.format == "html":
+            return await self.send_state(fresh=True)
+        snapshot = await db(snapshots.load)(self.table_id)
+        seats = seat_summaries(snapshot) if snapshot is not None else self.sent_seats
+        if seats != self.sent_seats:
+            self.sent_seats = seats
+            await self.send(text_data=json.dumps({"type": "presence", "version": self.version, "seats": seats}))
 
     async def table_changed(self, message):
         """A change was committed (``games.realtime.notify_table``): send this seat its view."""
@@ -360,7 +423,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if snapshot is not None:
             await self.deliver(snapshot, error=error)
 
-    async def deliver(self, snapshot: Snapshot, *, events=None, event_version=None, error=None):
+    async def deliver(self, snapshot: Snapshot, *, events=None, event_version=None, error=None, hint=None):
         """Send this socket the table at ``snapshot``, as seen from the seat its person holds
         in it: never a seat fixed at connect time, since people leave and change seats.
         A person with no seat at a game that has started is sent nothing of it."""
@@ -380,22 +443,42 @@ class TableConsumer(AsyncWebsocketConsumer):
                 # events of that version; ``state`` is the newest state (version >= it).
                 frame = {"type": "update", "version": event_version, "events": events, "state": state}
                 self.version = event_version
+            self.sent_seats = state["seats"]
             await self.send(text_data=json.dumps(frame))
             return
-        if snapshot.drawable:
-            html = render_table_html(snapshot, self.seat_number, error)  # no database: no thread hop
-        else:
-            html = await db(render_table_html)(snapshot, self.seat_number, error)
+        html = await self.table_html(snapshot, error, hint)
         self.version = max(self.version, snapshot.version)
         started = snapshot.table.status != snapshot.table.Status.WAITING
         if started and not getattr(self, "cleared_room", False):
             html += '<div id="room-controls" hx-swap-oob="true"></div>'  # the waiting room's buttons
             self.cleared_room = True
-        if not self.cleared_error and error is None:
-            # The first state of a connection: clear a notice left by the last one ("reconnecting").
+        if (not self.cleared_error and error is None) or self.error_shown:
+            # Clear a notice: the one left by the last connection ("reconnecting"), or one
+            # this socket showed, now that the table has changed again.
             html += '<div id="live-error" class="live-error" role="alert" hx-swap-oob="true"></div>'
             self.cleared_error = True
-        await self.send(text_data=html)
+            self.error_shown = False
+        if html:
+            await self.send(text_data=html)
+
+    async def table_html(self, snapshot: Snapshot, error=None, hint=None) -> str:
+        """What this socket is sent of ``snapshot``: the parts of the table that changed since
+        the last frame, or the whole table (the first time, and whenever the parts differ:
+        the game started, a seat was left)."""
+        started = snapshot.table.status != snapshot.table.Status.WAITING
+        if not started or self.seat_number is None:
+            self.sent_parts = {}
+            if snapshot.drawable:
+                return render_table_html(snapshot, self.seat_number, error)  # no database: no thread hop
+            return await db(render_table_html)(snapshot, self.seat_number, error)
+        if not snapshot.drawable:
+            snapshot = await db(snapshots.load)(self.table_id) or snapshot
+        parts = table_parts(snapshot, self.seat_number, error=error, hint=hint)
+        html = changed_parts(self.sent_parts, parts)
+        if html is None:
+            html = render_table(snapshot, self.seat_number, error=error, hint=hint)
+        self.sent_parts = parts
+        return html
 
     async def reject(self, code: str, message: str):
         """Refuse a frame before it reaches the services (which log their own refusals): log
@@ -411,8 +494,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.format == "json":
             await self.send(text_data=json.dumps({"type": "error", "code": code, "message": message, "version": version}))
         else:
-            from django.utils.html import format_html
-
+            self.error_shown = True
             await self.send(
                 text_data=format_html(
                     '<div id="live-error" class="live-error" role="alert" data-code="{}">{}</div>', code, message

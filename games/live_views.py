@@ -17,7 +17,8 @@ from accounts.selectors import has_live_access, live_access_action, live_access_
 from games import matchmaking, services, snapshots
 from games.forms import NewGameForm
 from games.models import QueueEntry, Seat, Table
-from games.protocol import whole_number
+from games.consumers import render_table_html
+from games.protocol import table_socket_path, whole_number
 
 
 # --------------------------------------------------------------------------- forms
@@ -101,14 +102,12 @@ def room(request, code):
     context = {
         "table": table, "seats": seats, "seat": mine, "is_host": table.host_id == request.user.pk,
         "room_url": request.build_absolute_uri(reverse("live:room", args=[table.code])),
-        "socket_path": f"/ws/table/{table.pk}/", "bot_levels": Seat.BotLevel.choices,
+        "socket_path": table_socket_path(table.pk), "bot_levels": Seat.BotLevel.choices,
         "can_join": mine is None and table.status == Table.Status.WAITING,
     }
     if mine is None and table.status == Table.Status.WAITING and not has_live_access(request.user):
         context.update(_denied_context(request.user), can_join=False)
     if mine is not None and table.status != Table.Status.WAITING:
-        from games.consumers import render_table_html
-
         context["table_html"] = render_table_html(snapshots.of_row(table, seats), mine.number)
     return render(request, "live/room.html", context)
 

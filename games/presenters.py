@@ -1,24 +1,21 @@
-"""What a seat sees at a table, ready for a template: the one renderer of the table fragment.
+"""What a seat sees at a table, ready for a template: the one renderer of the table.
 
-Solo play (HTMX over HTTP) and live play (websockets) both draw the table with
-:func:`render_table`; everything in it comes from the engine's ``view(seat)`` of that seat plus
-public events, never another seat's cards.
+Solo and live tables alike are drawn by :func:`render_table` (the whole table, when a page
+opens or a socket connects) and :func:`table_parts` (its parts, when it changes); everything
+in them comes from the engine's ``view(seat)`` of that seat plus public events, never another
+seat's cards.
 
-In a websocket consumer::
+The table's forms use ``ws-send``; the htmx ws extension sends their fields as JSON, and the
+page's script (``games/table.js``) adds the version the player saw::
 
-    html = render_table(table, seat_number, live=True, error=None)   # root: <div id="table">
-    # the page holds <div hx-ext="ws" ws-connect="..."> around it and includes
-    # templates/games/_table_assets.html (table.css, table.js) in its <head>.
+    {"action": "play", "card": "QS", "version": 17}
+    {"action": "pass", "cards": ["2C", "3C", "4C"], "version": 3}
+    {"action": "moon", "choice": "subtract", "version": 60}
+    {"action": "hint"}
 
-The fragment's forms use ``ws-send``; the htmx ws extension sends their fields as JSON::
-
-    {"action": "play", "card": "QS", "version": "17", "HEADERS": {...}}
-    {"action": "pass", "cards": ["2C", "3C", "4C"], "version": "3", "HEADERS": {...}}
-    {"action": "moon", "choice": "subtract", "version": "60", "HEADERS": {...}}
-
-``submit_fields(table_id, seat_number, frame, user=user)`` applies such a frame through
-``services.submit_action`` (the HTTP view uses it too) and returns the player-facing error or
-None; answer with ``render_table(..., error=error)``.
+:mod:`games.consumers` applies them through ``services.submit_action``;
+``submit_fields(table_id, seat_number, data, user=user)`` does the same for the HTTP form
+(script off) and returns the player-facing error or None.
 """
 from __future__ import annotations
 
@@ -29,7 +26,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.urls import reverse
 
-from games import bots, snapshots
+from games import bots, learn, snapshots
 from games.engine import Card, Game, PassDirection
 from games.models import Seat, Table
 from games.protocol import BadMove, parse_move
@@ -49,8 +46,6 @@ POSITIONS = {
     4: ("left", "top-left", "top-right", "right"),
     5: ("left", "top-left", "top", "top-right", "right"),
 }
-
-POLL_MS = 700
 
 DIRECTION_WORDS = {
     PassDirection.LEFT: "to the left",
@@ -256,9 +251,7 @@ def _seat_dicts(seat_rows: list[Seat], view, me: int) -> tuple[dict, list[dict],
     return out[me], opponents, out
 
 
-def table_context(
-    table: Table | Snapshot, seat_number: int, *, live: bool = False, hint=None, error: str | None = None
-) -> dict:
+def table_context(table: Table | Snapshot, seat_number: int, *, hint=None, error: str | None = None) -> dict:
     """Everything the table fragment shows to ``seat_number``, derived from its view only.
 
     ``table`` is a row or, cheaper when several seats are drawn at one version, its
@@ -276,21 +269,22 @@ def table_context(
     - ``hand``: the viewer's cards (``code``, ``symbol``, ``rank``, ``suit``, ``color``,
       ``legal``, ``why`` — why it cannot be played now, ``received`` — passed to you,
       ``hinted``, ``fan``).
-    - ``trick`` (cards on the table by seat), ``last_trick`` (the trick just taken),
+    - ``trick`` (cards on the table by seat), ``last_trick`` (the trick just taken, while no
+      card of the next is down), ``previous_trick`` (the trick taken last this deal),
       ``passing`` (direction, target name, label, whether you passed, what you passed),
       ``moon`` (choices for the shooter), ``deal_summary``, ``game_over``, ``status_text``,
-      ``turn_deadline`` (ISO time or None: show a countdown), ``poll`` (solo only: computers
-      must act), ``hint``, ``notes`` (learn mode), ``rules_lines``, and URLs.
+      ``announcement`` (the last action and the status, for screen readers),
+      ``turn_deadline`` (ISO time or None: show a countdown), ``hint``, ``notes`` (learn
+      mode), ``rules_lines``, and URLs.
     """
-    from games import learn  # learn mode notes, decided from the view and the log
-
     snapshot = table if isinstance(table, Snapshot) else snapshots.of_row(table)
     table = snapshot.table
+    live = table.is_live
     if snapshot.game is None:
         return {
             "table_id": table.pk, "version": table.version, "status": table.status, "live": live,
             "kind": table.kind, "waiting": True, "error": error, "seat": seat_number,
-            "status_text": "Waiting for the game to start.", "poll": False,
+            "status_text": "Waiting for the game to start.",
             "rules_lines": _rules_lines(table), **_urls(table),
         }
     game, steps = snapshot.game, snapshot.steps
@@ -354,19 +348,10 @@ def table_context(
          "led": i == 0}
         for i, (seat, card) in enumerate(view.current_trick)
     ]
-    last_trick = None
-    if not view.current_trick and view.tricks:
-        done = view.tricks[-1]
-        last_trick = {
-            "winner": done.winner,
-            "winner_name": seats[done.winner]["name"],
-            "plays": [
-                {"seat": seat, "position": seats[seat]["position"], "card": card_info(card),
-                 "won": seat == done.winner}
-                for seat, card in done.plays
-            ],
-            "points": sum(view.rules.card_points(card) for card in done.cards),
-        }
+    # The trick taken last this deal: in the centre until the next card is led, and in the
+    # "Last trick" panel until the next trick is taken.
+    previous_trick = _taken_trick(view.tricks[-1], seats, view.rules) if view.tricks else None
+    last_trick = previous_trick if not view.current_trick else None
 
     passing = None
     if view.phase == "pass" and not ended:
@@ -440,13 +425,8 @@ def table_context(
             ],
         }
 
-    # Poll while a computer must act and the viewer waits on it (not while choosing their own
-    # move: a swap would undo a half-made pass selection).
-    poll = False
-    if not live and not ended and table.status == Table.Status.PLAYING and not my_turn:
-        poll = any(seats[s]["computer_plays"] for s in view.to_act)
-
     deadline = table.turn_deadline.isoformat() if table.turn_deadline and not ended else None
+    status_text = _status_text(view, seats, me, ended, table)
 
     context = {
         "table_id": table.pk,
@@ -473,16 +453,16 @@ def table_context(
         "hand_size": size,
         "trick": trick,
         "last_trick": last_trick,
+        "previous_trick": previous_trick,
         "passing": passing,
         "received": received_info,
         "moon": moon,
         "deal_summary": deal_summary,
         "game_over": game_over,
-        "status_text": _status_text(view, seats, me, ended, table),
+        "status_text": status_text,
+        "announcement": _announcement(steps[-1] if steps else None, seats, status_text, view.deal_number),
         "turn_deadline": deadline,
         "turn_timer_seconds": table.turn_timer_seconds,
-        "poll": poll,
-        "poll_ms": POLL_MS,
         "hint": hint_info,
         "can_hint": not live and my_turn and view.phase in ("pass", "play", "moon_choice"),
         "kitty": [card_info(card) for card in view.kitty],
@@ -593,31 +573,116 @@ def _status_text(view, seats, me, ended, table) -> str:
     return f"Waiting for {name} to play."
 
 
-def hint_for(table: Table, seat_number: int):
-    """The computer's advice for this seat now, from its view only (``bots.hint``)."""
-    view = snapshots.game_of(table).view(seat_number)
+def hint_for(table: Table | Snapshot, seat_number: int):
+    """The computer's advice for this seat now, from its view only (``bots.hint``); None when
+    it is not the seat's turn."""
+    view = table.view(seat_number) if isinstance(table, Snapshot) else snapshots.game_of(table).view(seat_number)
     if seat_number not in view.to_act:
         return None
     return bots.hint(view)
+
+
+def _taken_trick(done, seats: dict[int, dict], rules) -> dict:
+    points = sum(rules.card_points(card) for card in done.cards)
+    winner = seats[done.winner]["name"]
+    caption = f"{winner} {'take' if winner == 'You' else 'takes'} the trick"
+    if points:
+        caption += f" · {points} pt{'' if points == 1 else 's'}"
+    return {
+        "winner": done.winner,
+        "winner_name": winner,
+        "caption": caption,
+        "points": points,
+        "plays": [
+            {"seat": seat, "name": seats[seat]["name"], "position": seats[seat]["position"],
+             "card": card_info(card), "won": seat == done.winner}
+            for seat, card in done.plays
+        ],
+    }
+
+
+def _announcement(step: Step | None, seats: dict[int, dict], status_text: str, deal: int) -> str:
+    """What a screen reader says after a change: the last action of this deal, in words, then
+    the status. (The last action of the deal before is not repeated: its cards are dealt again.)"""
+    said = []
+    if step is not None and step.deal != deal:
+        said.append(f"Deal {step.deal} is over.")
+    elif step is not None:
+        name = seats[step.seat]["name"]
+        if step.kind == "play":
+            verb = "play" if name == "You" else "plays"
+            said.append(f"{name} {verb} the {Card.parse(step.card).name}.")
+        elif step.kind == "pass":
+            said.append(f"{name} {'pass' if name == 'You' else 'passed'} 3 cards.")
+        for event in step.events:
+            if event["type"] == "trick_won":
+                winner = seats[event["seat"]]["name"]
+                points = event["points"]
+                said.append(f"{winner} {'take' if winner == 'You' else 'takes'} the trick"
+                            + (f", {points} point{'' if points == 1 else 's'}." if points else "."))
+    said.append(status_text)
+    return " ".join(said)
+
+
+TABLE_PARTS = ("state", "bar", "alert", "centre", "overlay", "status_line", "announce", "hint_box",
+               "me_area", "coach", "scores", "previous_trick_panel")
+"""The macros of ``_table_parts.html`` drawn for every seat, besides one ``seat_plate`` per
+other seat."""
+
+
+def table_parts(
+    table: Table | Snapshot, seat_number: int, *, error: str | None = None, hint=None
+) -> dict[str, str]:
+    """The parts of the table one seat sees, by element id (``t-bar``, ``t-seat-2``, …): what
+    the whole table (:func:`render_table`) is made of, for sending only the parts that changed.
+    Empty before the game starts (the waiting table has no parts).
+
+    >>> parts = table_parts(snapshot, 0)            # doctest: +SKIP
+    >>> sorted(parts)[:3]                            # doctest: +SKIP
+    ['t-alert', 't-announce', 't-bar']
+    """
+    context = table_context(table, seat_number, hint=hint, error=error)
+    if context.get("waiting"):
+        return {}
+    module = _parts_template().make_module(context)
+    parts = {}
+    for name in TABLE_PARTS:
+        html = str(getattr(module, name)())
+        parts[_part_id(html)] = html
+    for seat in context["opponents"]:
+        html = str(module.seat_plate(seat))
+        parts[_part_id(html)] = html
+    return parts
+
+
+def _part_id(html: str) -> str:
+    start = html.index(' id="') + 5
+    return html[start:html.index('"', start)]
+
+
+@functools.cache
+def _parts_template():
+    from django.template import engines
+
+    return engines["jinja2"].env.get_template("games/_table_parts.html")
 
 
 def render_table(
     table: Table | Snapshot,
     seat_number: int,
     *,
-    live: bool = False,
     error: str | None = None,
     request=None,
     hint=None,
 ) -> str:
-    """HTML of the whole table fragment for one seat; its root element is ``<div id="table">``.
+    """HTML of the whole table for one seat; its root element is ``<div id="table">``.
 
-    ``live=True``: forms use ``ws-send`` (htmx ws extension; the page must hold the
-    ``hx-ext="ws" ws-connect=...`` element) and the fragment never polls. Otherwise forms
-    ``hx-post`` to ``games:act`` and, while computers must act, the fragment polls
-    ``games:table_fragment?since=<version>``. ``error`` is shown as a player-facing alert.
+    Its forms use ``ws-send``: the page holds it inside ``<div hx-ext="ws" ws-connect=...>``
+    (the table's socket, :mod:`games.consumers`), which then sends the parts that change
+    (:func:`table_parts`). With ``request`` the forms also carry a CSRF token, so they post
+    to ``games:act`` where script is off. ``error`` is shown as a player-facing alert.
     """
-    context = table_context(table, seat_number, live=live, hint=hint, error=error)
+    context = table_context(table, seat_number, hint=hint, error=error)
     # Jinja2 escapes what it prints (autoescape), so its output is safe to embed in a page.
     return mark_safe(render_to_string("games/table_fragment.html", context, request=request, using="jinja2"))
 

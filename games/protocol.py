@@ -100,3 +100,16 @@ def parse_move(data) -> tuple[object, int | None]:
             raise BadMove("Choose to subtract 26 from your score or add 26 to everyone else's.")
         return choice, version
     raise BadMove("Play a card, pass 3 cards or choose how to score the moon.")
+
+
+TABLE_SOCKET_ROUTE = "ws/table/<int:table_id>/"
+"""Where a table's websocket listens (:mod:`games.routing`); one per table, solo or live."""
+
+
+def table_socket_path(table_id: int) -> str:
+    """The path a page connects to for ``table_id``'s socket.
+
+    >>> table_socket_path(12)
+    '/ws/table/12/'
+    """
+    return "/" + TABLE_SOCKET_ROUTE.replace("<int:table_id>", str(table_id))

@@ -70,7 +70,18 @@ async def _send_outbox(outbox: asyncio.Queue) -> None:
 
 
 def notify_table(table_id: int, version: int, events=()) -> None:
-    message = {"type": "table.changed", "table": table_id, "version": version, "events": list(events)}
+    """A change of the table was committed: its version is now ``version``."""
+    _send(table_id, {"type": "table.changed", "table": table_id, "version": version, "events": list(events)})
+
+
+def notify_presence(table_id: int) -> None:
+    """Someone's connection to the table opened or closed: who is online changed, without a
+    new version (a new version would restart the turn timer of whoever is to act)."""
+    _send(table_id, {"type": "table.presence", "table": table_id})
+
+
+def _send(table_id: int, message: dict) -> None:
+    version = message.get("version")
     group = table_group(table_id)
     try:
         try:

@@ -2,7 +2,8 @@
 from django.urls import path
 
 from games.consumers import TableConsumer
+from games.protocol import TABLE_SOCKET_ROUTE
 
 websocket_urlpatterns: list = [
-    path("ws/table/<int:table_id>/", TableConsumer.as_asgi(), name="live-table-socket"),
+    path(TABLE_SOCKET_ROUTE, TableConsumer.as_asgi(), name="live-table-socket"),
 ]

@@ -17,6 +17,7 @@ from games import bots, snapshots
 from games.engine import Card, Game, IllegalAction, Rules
 from games.faults import describe
 from games.models import Action, Seat, Table
+from games.realtime import notify_presence, notify_table
 from hearts_site.taskrunner import TaskBrokerUnavailable, schedule, task_batch
 
 log = logging.getLogger(__name__)
@@ -458,8 +459,6 @@ def play_forced_card_task():
 
 
 def _notify_after_commit(table: Table, events) -> None:
-    from games.realtime import notify_table
-
     table_id, version = table.pk, table.version
     public_events = [event for event in events if _is_public(event)]
     transaction.on_commit(lambda: notify_table(table_id, version, public_events))
@@ -623,6 +622,8 @@ def connection_opened(table_id: int, user, channel_name: str, server: str) -> Se
         Seat.objects.filter(pk=seat.pk).update(connected=True, left_at=None)
         if seat.standing_in:
             reclaim_seat(table_id, user)
+        elif not seat.connected:
+            transaction.on_commit(lambda: notify_presence(table_id))
     seat.refresh_from_db()
     return seat
 
@@ -655,6 +656,7 @@ def connection_closed(table_id: int, user, channel_name: str, *, closed_at=None)
             return True  # already recorded: keep the grace period that runs
         seat.connected, seat.left_at = False, closed_at or timezone.now()
         seat.save(update_fields=["connected", "left_at"])
+        transaction.on_commit(lambda: notify_presence(table_id))
         if Table.objects.filter(pk=table_id, status=Table.Status.PLAYING).exists() and not seat.standing_in:
             try:
                 _schedule_stand_in(seat)

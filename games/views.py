@@ -16,7 +16,7 @@ from games import learn, presenters, services
 from games.engine import Card, Rules
 from games.forms import NewGameForm
 from games.models import Seat, Table
-from games.protocol import whole_number
+from games.protocol import table_socket_path, whole_number
 from games.stats import solo_statistics
 
 
@@ -110,7 +110,7 @@ def table_page(request, table_id: int):
     if live_url and table.is_active:
         return redirect(live_url)
     html = presenters.render_table(table, seat.number, request=request)
-    return render(request, "games/table.html", {"table": table, "table_html": html})
+    return render(request, "games/table.html", {"table": table, "table_html": html, "socket_path": table_socket_path(table.pk)})
 
 
 @never_cache

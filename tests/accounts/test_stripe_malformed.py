@@ -28,6 +28,9 @@ def state():
     {"id": "evt_1", "type": "customer.subscription.updated", "created": "yesterday", "data": {"object": {}}},
     {"id": "evt_1", "type": "customer.subscription.updated", "created": 10**30, "data": {"object": {}}},
     {"id": "evt_1", "type": "customer.subscription.updated", "created": 1, "data": ["x"]},
+    {"id": "evt_1", "type": "customer.subscription.updated", "created": 253402300800, "data": {"object": {}}},
+    event("evt_3", "customer.subscription.updated", 1_700_000_000,
+          dict(subscription_obj(period_end=1_800_000_000), current_period_end=10**15)),
     event("evt_2", "customer.subscription.updated", 1_700_000_000,
           dict(subscription_obj(period_end=1_800_000_000), current_period_end="soon", items={"data": 5})),
 ])

@@ -1,6 +1,6 @@
 """What a person at a live table sees in a real browser when Redis goes away and comes back
 (production settings: daphne on a private redis-server). The server closes the table socket
-with 4503, which the htmx websocket extension does not retry by itself: live/live.js does."""
+with 4503, which the htmx websocket extension does not retry by itself: games/table.js does."""
 import os
 import time
 

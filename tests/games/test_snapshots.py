@@ -140,7 +140,7 @@ def test_every_seat_is_drawn_from_one_snapshot_without_replaying(four, monkeypat
     monkeypatch.setattr(Game, "from_dict", classmethod(lambda cls, d: replays.append(d)))
     monkeypatch.setattr(snapshots, "game_with_history", lambda state: replays.append(state))
     with CaptureQueriesContext(connection) as queries:
-        pages = [presenters.render_table(snapshot, seat, live=True) for seat in range(4)]
+        pages = [presenters.render_table(snapshot, seat) for seat in range(4)]
     assert replays == [] and len(queries) == 0
     assert all('id="table"' in page for page in pages)
 
@@ -169,7 +169,7 @@ def test_a_move_reuses_the_kept_seats_until_a_seat_changes(four):
     table = play_moves(table.pk, 1, random.Random(7))
     renamed = snapshots.cached(table.pk)
     assert renamed.seats[1].user.public_name == "Bobby <b>"
-    assert "Bobby &lt;b&gt;" in presenters.render_table(renamed, 0, live=True)
+    assert "Bobby &lt;b&gt;" in presenters.render_table(renamed, 0)
 
 
 @pytest.mark.django_db

@@ -108,14 +108,18 @@ class Player:
         connected, code = await self.comm.connect(timeout=5)
         return connected
 
-    async def receive(self, timeout=3):
-        text = await self.comm.receive_from(timeout=timeout)
-        try:
-            frame = json.loads(text)
-        except ValueError:
-            frame = text
-        self.frames.append(frame)
-        return frame
+    async def receive(self, timeout=3, *, presence=False):
+        """The next frame; presence frames (someone's socket opened or closed: they come
+        whenever others connect) are skipped unless ``presence``."""
+        while True:
+            text = await self.comm.receive_from(timeout=timeout)
+            try:
+                frame = json.loads(text)
+            except ValueError:
+                frame = text
+            self.frames.append(frame)
+            if presence or not (isinstance(frame, dict) and frame.get("type") == "presence"):
+                return frame
 
     async def receive_until(self, predicate, timeout=5, limit=200):
         for _ in range(limit):
@@ -125,11 +129,11 @@ class Player:
         raise AssertionError("no matching frame")
 
     async def drain(self, timeout=0.3):
-        """Every frame already on its way (until a quiet ``timeout``)."""
+        """Every frame already on its way (until a quiet ``timeout``), presence frames too."""
         got = []
         # receive_nothing only looks; a receive that times out would stop the consumer.
         while not await self.comm.receive_nothing(timeout=timeout):
-            got.append(await self.receive())
+            got.append(await self.receive(presence=True))
         return got
 
     async def send(self, frame):

@@ -60,6 +60,7 @@ async def test_a_move_is_broadcast_to_every_seat_with_the_new_version(people):
     assert {"type": "ack", "version": table.version + 1} in players[seat].frames
     for player in players:
         assert await player.drain() == [], "exactly one update per change"
+    for player in players:
         await player.close()
 
 

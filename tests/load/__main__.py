@@ -11,9 +11,11 @@ tool times how long until that move's update has reached all four seats. At the 
 reports p50/p95/p99 of that latency, the server's CPU time per move (with --start-server),
 and every lost (a version gap), duplicated or out-of-order update.
 
-``--format html`` (default) reads the table fragments browsers get, as the htmx page does:
-each frame is the whole table at the newest version, so a frame may skip versions that came
-in a burst (not a loss); ``seats_behind_at_end`` and ``stalled_tables`` show anything lost.
+``--format html`` (default) reads the frames browsers get, as the table's script does: the
+whole table once, then the parts that changed, each carrying the newest version, so a frame
+may skip versions that came in a burst (not a loss); ``seats_behind_at_end`` and
+``stalled_tables`` show anything lost. ``bytes_per_seat_per_move`` counts every byte the
+sockets received (the first whole tables included) over four seats and the moves made.
 ``--format json`` speaks the JSON protocol, one update per version. Loopback only; bounded by
 ``--moves`` per table and ``--duration``.
 """
@@ -134,25 +136,31 @@ class Stats:
         self.server_rss_mb = 0.0
 
 
-TABLE_TAG = re.compile(r'<div id="table" class="([^"]*)"\s+data-table="\d+" data-version="(\d+)"')
+STATE_TAG = re.compile(r'<span id="t-state" hidden data-version="(\d+)" data-phase="\w+" data-deal="\d+" '
+                       r'data-my-turn="([01])" data-over="([01])"')
+HAND_PART = re.compile(r'<div id="t-me".*?</form>', re.S)
 LEGAL_CARD = re.compile(r'name="card" value="(\w\w)"')
 ERROR_CODE = re.compile(r'id="live-error"[^>]*data-code="([^"]+)"')
 
 
-def html_frame(raw: str, seat_number: int):
-    """What a browser would read off an HTML frame: the table's version, whether it is this
-    seat's turn and the cards it may play (or an error). None for other fragments."""
+def html_frame(raw: str, seat_number: int, legal: list):
+    """What a browser would read off an HTML frame — the whole table, or the parts of it that
+    changed: the table's version, whether it is this seat's turn and the cards it may play
+    (or an error). ``legal`` is what the last hand part showed; the hand is sent only when it
+    changes. None for other fragments."""
     error = ERROR_CODE.search(raw)
     if error:
         return {"type": "error", "code": error.group(1)}
-    match = TABLE_TAG.search(raw)
+    hand = HAND_PART.search(raw)
+    if hand is not None:
+        legal[:] = LEGAL_CARD.findall(hand.group(0))
+    match = STATE_TAG.search(raw)
     if match is None:
         return None
-    classes, version = match.group(1).split(), int(match.group(2))
-    my_turn = "my-turn" in classes
+    version, my_turn, over = int(match.group(1)), match.group(2) == "1", match.group(3) == "1"
     return {"type": "html", "version": version, "state": {
-        "version": version, "status": "finished" if "is-over" in classes else "playing",
-        "view": {"to_act": [seat_number] if my_turn else [], "legal": LEGAL_CARD.findall(raw) if my_turn else []},
+        "version": version, "status": "finished" if over else "playing",
+        "view": {"to_act": [seat_number] if my_turn else [], "legal": list(legal) if my_turn else []},
     }}
 
 
@@ -165,14 +173,17 @@ class Seat:
 
     async def run(self, stats: Stats):
         html = self.table.args.format == "html"
+        legal: list = []
         async for raw in self.ws:
             stats.frames += 1
-            stats.bytes += len(raw)
-            frame = html_frame(raw, self.number) if html else json.loads(raw)
+            stats.bytes += len(raw.encode("utf-8")) if isinstance(raw, str) else len(raw)
+            frame = html_frame(raw, self.number, legal) if html else json.loads(raw)
             if frame is None:
                 continue
             kind = frame["type"]
-            if kind == "html":  # the whole table as drawn for this seat: the newest version
+            if kind == "presence":
+                continue
+            if kind == "html":  # the table (whole, or the parts that changed) at its newest version
                 if self.version is not None and frame["version"] <= self.version:
                     stats.duplicated += 1
                     continue
@@ -241,8 +252,8 @@ class Table:
             card = self.rng.choice(mover.state["view"]["legal"])
             sent = time.perf_counter()
             move = {"action": "play", "card": card, "version": version}
-            if self.args.format == "html":  # as the htmx ws extension sends the card's form
-                move = {"action": "play", "card": card, "version": str(version), "HEADERS": {"HX-Request": "true"}}
+            if self.args.format == "html":  # as the htmx ws extension sends the card's form (table.js adds the version)
+                move = {"action": "play", "card": card, "version": version, "HEADERS": {"HX-Request": "true"}}
             await mover.ws.send(json.dumps(move))
             if not await self._wait(lambda: self.all_at(version + 1), stop_at + 10):
                 stats.stalled_tables += 1
@@ -437,6 +448,7 @@ def main(argv=None):
         "connect_seconds": round(connect_seconds, 1), "play_seconds": round(play_seconds, 1),
         "moves": len(ms), "moves_per_second": round(len(ms) / play_seconds, 1) if play_seconds else 0,
         "format": args.format, "frames_received": stats.frames, "megabytes_received": round(stats.bytes / 1e6, 1),
+        "bytes_per_seat_per_move": round(stats.bytes / (4 * len(ms))) if ms else None,
         "server_cpu_ms_per_move": round(1000 * stats.server_cpu_seconds / len(ms), 2) if servers and ms else None,
         "server_memory_mb": round(stats.server_rss_mb) if servers else None,
         "latency_ms": {"p50": round(percentile(ms, 50), 1), "p95": round(percentile(ms, 95), 1),

@@ -163,7 +163,10 @@ def test_table_page_shows_hand_seats_and_pass_direction(ann, solo):
     assert "Pass 3 cards to the left (Ben)" in html
     assert "Hearts not broken" in html and "Deal 1" in html
     assert "Cleo" in html and "Dev" in html
-    assert "hx-post" in html and "ws-send" not in html
+    # the table's socket serves the page: moves go over it (ws-send), nothing polls
+    assert f'ws-connect="/ws/table/{solo.pk}/"' in html
+    assert "ws-send" in html and "hx-trigger" not in html
+    assert 'name="csrfmiddlewaretoken"' in html, "with script off, the forms still post"
 
 
 @pytest.mark.django_db
@@ -259,20 +262,12 @@ def test_fragment_poll_answers_204_until_the_version_changes(ann, solo):
 
 
 @pytest.mark.django_db
-def test_fragment_polls_only_while_a_computer_must_act(ann, solo, settings):
-    html = ann.get(url("table_fragment", solo)).content.decode()
-    assert "hx-trigger=\"every" not in html, "my turn to pass: no polling"
-    # a computer to act: make seat 0 wait by letting a computer lead
+def test_the_table_never_polls_while_a_computer_must_act(ann, solo, settings):
     settings.TASK_RUNNER = "thread"  # tasks do not run during this request/test transaction
     game = game_of(solo)
     post_act(ann, solo, action="pass", cards=[str(c) for c in game.legal(0)[:3]], version=solo.version)
-    game = game_of(solo)
     html = ann.get(url("table_fragment", solo)).content.decode()
-    if game.to_act != (0,):
-        assert f'hx-get="{url("table_fragment", solo)}?since={solo.version}"' in html
-        assert 'hx-trigger="every 700ms"' in html
-    else:
-        assert 'hx-trigger="every' not in html
+    assert "hx-trigger" not in html and "hx-get" not in html, "computer moves come over the socket"
 
 
 @pytest.mark.django_db
@@ -509,14 +504,16 @@ def test_replay_steps_through_a_finished_game(ann, player):
 
 @pytest.mark.django_db
 def test_live_rendering_uses_ws_send_and_never_polls(player):
-    table = make_table(player)
-    html = presenters.render_table(table, 0, live=True)
+    table = make_table(player, kind=Table.Kind.FRIENDS)
+    html = presenters.render_table(table, 0)
     assert html.lstrip().startswith('<div id="table"')
     assert "ws-send" in html and "hx-post" not in html and "hx-trigger" not in html
-    assert 'name="action" value="pass"' in html and 'name="version"' in html
+    assert 'name="action" value="pass"' in html
+    assert 'name="version"' not in html, "the script adds the version the player saw (#t-state)"
+    assert 'id="t-state" hidden data-version="%d"' % table.version in html
     assert "Hint" not in html
-    ctx = presenters.table_context(table, 0, live=True)
-    assert ctx["live"] and not ctx["poll"] and ctx["turn_deadline"] is None
+    ctx = presenters.table_context(table, 0)
+    assert ctx["live"] and ctx["turn_deadline"] is None
     assert {"name", "connected", "standing_in", "hand_size"} <= set(ctx["seats"][1])
 
 
@@ -585,14 +582,14 @@ def test_live_fragment_shows_connection_state_and_turn_countdown(player, strange
     deadline = timezone.now() + timedelta(seconds=30)
     Table.objects.filter(pk=table.pk).update(turn_deadline=deadline)
     table.refresh_from_db()
-    html = presenters.render_table(table, 0, live=True)
+    html = presenters.render_table(table, 0)
     assert f'data-deadline="{deadline.isoformat()}"' in html
     assert "zed" in html and "offline" in html
     assert 'data-chosen="card"' not in html  # passing first: the pass form
-    ctx = presenters.table_context(table, 0, live=True)
+    ctx = presenters.table_context(table, 0)
     assert ctx["turn_deadline"] == deadline.isoformat()
     assert ctx["seats"][1]["is_person"] and not ctx["seats"][1]["connected"]
-    html1 = presenters.render_table(table, 1, live=True)
+    html1 = presenters.render_table(table, 1)
     game = game_of(table)
     assert_no_hidden_cards(html1, game, me=1)
 

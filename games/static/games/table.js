@@ -1,19 +1,263 @@
-/* The card table's little bits of behaviour; the server decides everything else.
- * - tapping a dimmed card shows why it cannot be played (data-why, computed by the server)
- * - passing: choose exactly 3 cards
- * - the turn timer countdown (data-deadline)
- * - closing the deal summary (remembered for this tab)
- * - the new-game form hides computer seats beyond the number of players
- * Delegated listeners: they keep working when htmx swaps the table.
+/* The card table in the browser. The server decides and draws everything; this script only
+ * keeps what the player was doing across updates, and moves and paces what the server drew.
+ *
+ * - Updates come over the table's websocket (htmx ws extension) as the parts of the table that
+ *   changed, each an element with a stable id (games/presenters.table_parts). They are applied
+ *   here, one frame after another, so that a card can be seen to arrive and a finished trick
+ *   stays long enough to read before it goes to whoever took it.
+ * - Across updates the player keeps: the cards ticked to pass, focus in the hand, the open
+ *   "Last trick" panel, a dismissed deal summary, the speed and sound settings.
+ * - Every move sent carries the table version the player saw (#table[data-version]), so a
+ *   double click or a move made on an older position changes nothing.
+ * - Your turn: the tab's title says so, focus goes to your hand, and a sound if asked for.
+ * - Tapping a dimmed card says why it cannot be played (data-why, from the server).
+ * - The socket is opened again after the server closed it for a fault (code 4503): the
+ *   extension itself only reconnects after a dropped connection.
  */
 (function () {
   if (window.heartsTable) return;
   window.heartsTable = true;
 
+  var TRY_AGAIN = 4503;
+  var SPEEDS = {  // milliseconds: a card sliding in, a finished trick shown, the trick leaving
+    slow: { slide: 450, hold: 1800, collect: 550 },
+    normal: { slide: 280, hold: 1000, collect: 380 },
+    fast: { slide: 140, hold: 450, collect: 200 }
+  };
+  var TURN_MARK = "● Your turn · ";
+
+  function setting(name, fallback) {
+    try { return localStorage.getItem("hearts." + name) || fallback; } catch (e) { return fallback; }
+  }
+  function speed() { return SPEEDS[setting("speed", "normal")] || SPEEDS.normal; }
+  function reducedMotion() {
+    return window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  }
+
+  // ------------------------------------------------------------------ updates, in order
+
+  var queue = [];
+  var busyUntil = 0;
+  var pumping = null;
+
+  document.addEventListener("htmx:wsBeforeMessage", function (event) {
+    if (!document.getElementById("table")) return;  // not a table page: the extension swaps
+    event.preventDefault();
+    queue.push(event.detail.message);
+    pump();
+  });
+
+  function pump() {
+    if (pumping) return;
+    var wait = busyUntil - Date.now();
+    if (wait > 0) {
+      pumping = setTimeout(function () { pumping = null; pump(); }, wait);
+      return;
+    }
+    while (queue.length && busyUntil <= Date.now()) apply(queue.shift());
+    if (queue.length) pump();
+  }
+
+  function apply(message) {
+    var template = document.createElement("template");
+    template.innerHTML = message;
+    var before = remember();
+    Array.prototype.slice.call(template.content.children).forEach(function (incoming) {
+      var current = incoming.id && document.getElementById(incoming.id);
+      if (!current) return;
+      current.replaceWith(incoming);
+      if (window.htmx) htmx.process(incoming);
+    });
+    followState();
+    restore(before);
+    setup(document);
+    tick();
+    animate(before);
+  }
+
+  /* What the player was doing, before an update replaces parts of the table. */
+  function remember() {
+    var active = document.activeElement;
+    var hand = document.getElementById("t-me");
+    var centre = document.getElementById("t-centre");
+    var state = document.getElementById("t-state");
+    var focused = null;
+    if (active && hand && hand.contains(active) && active.closest(".playing-card")) {
+      var card = active.closest(".playing-card");
+      var cards = Array.prototype.slice.call(hand.querySelectorAll(".playing-card"));
+      focused = { card: card.getAttribute("data-card"), index: cards.indexOf(card) };
+    }
+    var ticked = hand ? Array.prototype.map.call(hand.querySelectorAll("input[name=cards]:checked"),
+      function (input) { return input.value; }) : [];
+    var previous = document.getElementById("t-previous");
+    return {
+      hand: hand,
+      centre: centre,
+      focused: focused,
+      focusedElsewhere: active && active !== document.body && !(hand && hand.contains(active)),
+      ticked: ticked,
+      previousOpen: previous ? !previous.hidden : false,
+      myTurn: state ? state.getAttribute("data-my-turn") === "1" : false,
+      trickCards: centre ? cardsIn(centre) : {}
+    };
+  }
+
+  function cardsIn(centre) {
+    var found = {};
+    centre.querySelectorAll(".trick-card[data-card]").forEach(function (card) { found[card.getAttribute("data-card")] = true; });
+    return found;
+  }
+
+  function restore(before) {
+    var hand = document.getElementById("t-me");
+    if (hand && hand !== before.hand) {
+      var form = hand.querySelector(".pass-form");
+      if (form && before.ticked.length && !form.querySelector("input[name=cards]:checked")) {
+        before.ticked.forEach(function (code) {
+          var input = form.querySelector('input[name=cards][value="' + code + '"]');
+          if (input) input.checked = true;
+        });
+      }
+      if (before.focused) {
+        var cards = hand.querySelectorAll(".playing-card");
+        var same = hand.querySelector('.playing-card[data-card="' + before.focused.card + '"]');
+        var target = same || cards[Math.min(before.focused.index, cards.length - 1)];
+        if (target) focusCard(target);
+      }
+    }
+    var previous = document.getElementById("t-previous");
+    if (previous) previous.hidden = !before.previousOpen;
+    var toggle = document.querySelector('[data-toggle="t-previous"]');
+    if (toggle) toggle.setAttribute("aria-expanded", before.previousOpen ? "true" : "false");
+    var state = document.getElementById("t-state");
+    var myTurn = state && state.getAttribute("data-my-turn") === "1";
+    if (myTurn && !before.myTurn) yourTurn(before);
+  }
+
+  function focusCard(card) {
+    var control = card.matches("label") ? card.querySelector("input") : card;
+    if (control) control.focus({ preventScroll: true });
+  }
+
+  /* #table's own classes and version follow the #t-state part (the root is not resent). */
+  function followState() {
+    var table = document.getElementById("table");
+    var state = document.getElementById("t-state");
+    if (!table || !state) return;
+    var phase = state.getAttribute("data-phase");
+    table.setAttribute("data-version", state.getAttribute("data-version"));
+    table.setAttribute("data-phase", phase);
+    table.setAttribute("data-deal", state.getAttribute("data-deal"));
+    table.className = table.className.replace(/\bphase-\S+/g, "").trim() + " phase-" + phase;
+    table.classList.toggle("my-turn", state.getAttribute("data-my-turn") === "1");
+    table.classList.toggle("is-over", state.getAttribute("data-over") === "1");
+    title(state.getAttribute("data-my-turn") === "1");
+  }
+
+  // ------------------------------------------------------------------ your turn
+
+  function title(myTurn) {
+    var plain = document.title.indexOf(TURN_MARK) === 0 ? document.title.slice(TURN_MARK.length) : document.title;
+    document.title = myTurn ? TURN_MARK + plain : plain;
+  }
+
+  function yourTurn(before) {
+    if (setting("sound", "") === "on") chime();
+    if (before.focusedElsewhere) return;  // the player is busy elsewhere on the page
+    var hand = document.getElementById("t-me");
+    var first = hand && (hand.querySelector(".playing-card.legal") || hand.querySelector("label.playing-card"));
+    if (first && document.activeElement !== first) focusCard(first);
+  }
+
+  var audio = null;
+  function chime() {
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      var tone = audio.createOscillator(), gain = audio.createGain();
+      tone.frequency.value = 660;
+      gain.gain.setValueAtTime(0.12, audio.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.35);
+      tone.connect(gain).connect(audio.destination);
+      tone.start();
+      tone.stop(audio.currentTime + 0.35);
+    } catch (e) {}
+  }
+
+  // ------------------------------------------------------------------ motion
+
+  var playedFrom = null;  // where the card the player just played was, to slide it from there
+
+  function centreOf(element) {
+    var box = element.getBoundingClientRect();
+    return { x: box.left + box.width / 2, y: box.top + box.height / 2 };
+  }
+
+  function seatElement(seat) {
+    var table = document.getElementById("table");
+    if (table && String(seat) === table.getAttribute("data-seat")) return document.querySelector("#t-me .hand");
+    return document.querySelector("#t-seat-" + seat + " .plate");
+  }
+
+  function animate(before) {
+    var centre = document.getElementById("t-centre");
+    if (!centre || centre === before.centre) return;
+    var times = speed();
+    var still = reducedMotion();
+    var arrived = Array.prototype.filter.call(centre.querySelectorAll(".trick-card[data-card]"), function (card) {
+      return !before.trickCards[card.getAttribute("data-card")];
+    });
+    if (arrived.length && !still) {
+      arrived.forEach(function (card) {
+        var from = playedFrom && playedFrom.card === card.getAttribute("data-card") ? playedFrom.at : null;
+        var seat = seatElement(card.getAttribute("data-seat"));
+        from = from || (seat && centreOf(seat));
+        if (!from) return;
+        var to = centreOf(card);
+        card.firstElementChild.animate([
+          { transform: "translate(" + (from.x - to.x) + "px," + (from.y - to.y) + "px) scale(.85)", opacity: 0.7 },
+          { transform: "none", opacity: 1 }
+        ], { duration: times.slide, easing: "cubic-bezier(.2,.7,.3,1)" });
+      });
+      busyUntil = Math.max(busyUntil, Date.now() + times.slide);
+    }
+    playedFrom = null;
+    var taken = centre.querySelector(".trick.last");
+    if (taken && arrived.length) {
+      // A trick just finished: show it, then send it to whoever took it.
+      var shown = Date.now() + (arrived.length ? (still ? 0 : times.slide) : 0) + times.hold;
+      busyUntil = Math.max(busyUntil, shown + (still ? 0 : times.collect));
+      setTimeout(function () { collect(taken, still ? 0 : times.collect); }, shown - Date.now());
+    }
+  }
+
+  function collect(trick, duration) {
+    if (!trick.isConnected) return;
+    var winner = seatElement(trick.getAttribute("data-winner"));
+    var to = winner ? centreOf(winner) : null;
+    trick.querySelectorAll(".trick-card").forEach(function (card) {
+      if (!duration || !to) { card.classList.add("collected"); return; }
+      var from = centreOf(card);
+      var motion = card.firstElementChild.animate([
+        { transform: "none", opacity: 1 },
+        { transform: "translate(" + (to.x - from.x) + "px," + (to.y - from.y) + "px) scale(.5)", opacity: 0 }
+      ], { duration: duration, easing: "ease-in" });
+      motion.onfinish = function () { card.classList.add("collected"); };
+    });
+  }
+
+  // ------------------------------------------------------------------ sending moves
+
+  document.addEventListener("htmx:wsConfigSend", function (event) {
+    var table = document.getElementById("table");
+    if (table && event.detail && event.detail.parameters) {
+      event.detail.parameters.version = Number(table.getAttribute("data-version"));
+    }
+  });
+
   var toastTimer = null;
   function showWhy(card) {
     var area = card.closest(".me-area") || document;
-    var toast = area.querySelector(".why-toast");
+    var toast = area.querySelector(".why-toast") || document.querySelector(".why-toast");
     if (!toast) return;
     toast.textContent = card.getAttribute("data-why");
     toast.hidden = false;
@@ -41,12 +285,13 @@
       showWhy(card);
       return;
     }
-    // Live play (ws-send): copy the pressed card/choice into a field, so the JSON frame has it
-    // whether or not the ws extension includes the submit button's own value.
+    // Copy the pressed card/choice into a field, so the JSON frame has it whether or not the
+    // ws extension includes the submit button's own value.
     var pressed = event.target.closest("form[ws-send] button[name]");
     if (pressed) {
       var field = pressed.form && pressed.form.querySelector('[data-chosen="' + pressed.name + '"]');
       if (field) field.value = pressed.value;
+      if (pressed.name === "card") playedFrom = { card: pressed.value, at: centreOf(pressed) };
     }
     var dismiss = event.target.closest("[data-dismiss]");
     if (dismiss) {
@@ -54,12 +299,40 @@
       if (overlay) {
         overlay.classList.add("dismissed");
         try { sessionStorage.setItem(overlay.getAttribute("data-dismiss-key"), "1"); } catch (e) {}
+        var hand = document.querySelector("#t-me .playing-card.legal, #t-me label.playing-card");
+        if (hand) focusCard(hand);
       }
+    }
+    var toggle = event.target.closest("[data-toggle]");
+    if (toggle) {
+      var panel = document.getElementById(toggle.getAttribute("data-toggle"));
+      if (panel) {
+        panel.hidden = !panel.hidden;
+        toggle.setAttribute("aria-expanded", panel.hidden ? "false" : "true");
+      }
+    }
+  });
+
+  /* Left and right arrows move along the hand; the cards stay in the tab order too. */
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
+    var card = event.target.closest && event.target.closest("#t-me .playing-card");
+    if (!card) return;
+    var cards = Array.prototype.slice.call(document.querySelectorAll("#t-me .playing-card"));
+    var next = cards[cards.indexOf(card) + (event.key === "ArrowRight" ? 1 : -1)];
+    if (next) {
+      event.preventDefault();
+      focusCard(next);
     }
   });
 
   document.addEventListener("change", function (event) {
     var input = event.target;
+    if (input.matches("[data-setting]")) {
+      var value = input.type === "checkbox" ? (input.checked ? "on" : "") : input.value;
+      try { localStorage.setItem("hearts." + input.getAttribute("data-setting"), value); } catch (e) {}
+      return;
+    }
     if (input.name !== "cards") return;
     var form = input.closest(".pass-form");
     if (!form) return;
@@ -80,9 +353,16 @@
         if (sessionStorage.getItem(overlay.getAttribute("data-dismiss-key"))) overlay.classList.add("dismissed");
       } catch (e) {}
     });
+    root.querySelectorAll("[data-setting]").forEach(function (input) {
+      var value = setting(input.getAttribute("data-setting"), "");
+      if (input.type === "checkbox") input.checked = value === "on";
+      else if (value) input.value = value;
+    });
     var players = document.querySelector(".setup-form");
     if (players) updateSeats(players);
   }
+
+  // ------------------------------------------------------------------ the new-game form
 
   function updateSeats(form) {
     var chosen = form.querySelector("input[name=players]:checked");
@@ -108,6 +388,8 @@
     updateSeats(form);
   });
 
+  // ------------------------------------------------------------------ the turn timer
+
   function tick() {
     document.querySelectorAll(".countdown[data-deadline]").forEach(function (chip) {
       var left = Math.max(0, Math.ceil((Date.parse(chip.getAttribute("data-deadline")) - Date.now()) / 1000));
@@ -118,7 +400,21 @@
   }
   setInterval(tick, 500);
 
-  document.addEventListener("DOMContentLoaded", function () { setup(document); tick(); });
+  // ------------------------------------------------------------------ the socket
+
+  var attempts = 0;
+  var openedAt = 0;
+  document.addEventListener("htmx:wsOpen", function () { openedAt = Date.now(); });
+  document.addEventListener("htmx:wsClose", function (event) {
+    var detail = event.detail || {};
+    if (!detail.event || detail.event.code !== TRY_AGAIN || !detail.socketWrapper) return;
+    if (!event.target.isConnected) return;  // the table left the page
+    if (Date.now() - openedAt > 10000) attempts = 0;  // it had worked for a while: a new fault
+    var pause = Math.min(1000 * Math.pow(2, attempts), 15000) * (0.5 + Math.random() / 2);
+    attempts += 1;
+    setTimeout(function () { detail.socketWrapper.reconnect(); }, pause);
+  });
+
+  document.addEventListener("DOMContentLoaded", function () { setup(document); followState(); tick(); });
   document.addEventListener("htmx:afterSettle", function () { setup(document); tick(); });
-  
 })();

@@ -1,0 +1,105 @@
+"""Accessibility in chromium: axe-core (bundled by axe-playwright-python) finds no serious or
+critical problem on the pages a player uses, the dimmed cards stay readable, and a screen
+reader is told each play by name."""
+import re
+
+import pytest
+
+from .test_solo_browser import new_game, pass_three, play_one, wait_for_turn
+
+pytestmark = pytest.mark.browser
+
+SERIOUS = {"serious", "critical"}
+
+
+def serious_problems(page) -> list[str]:
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [
+        f"{violation['id']} ({violation['impact']}): {violation['help']} — "
+        + "; ".join(node["target"][0] for node in violation["nodes"][:3])
+        for violation in results.response["violations"]
+        if violation["impact"] in SERIOUS
+    ]
+
+
+def relative_luminance(rgb) -> float:
+    def channel(value):
+        value /= 255
+        return value / 12.92 if value <= 0.03928 else ((value + 0.055) / 1.055) ** 2.4
+
+    red, green, blue = rgb
+    return 0.2126 * channel(red) + 0.7152 * channel(green) + 0.0722 * channel(blue)
+
+
+def contrast(one, two) -> float:
+    """WCAG's contrast ratio of two colours.
+
+    >>> round(contrast((0, 0, 0), (255, 255, 255)), 1)
+    21.0
+    """
+    light, dark = sorted((relative_luminance(one), relative_luminance(two)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def rgb(css: str) -> tuple[float, ...]:
+    return tuple(float(part) for part in re.findall(r"[\d.]+", css)[:3])
+
+
+DIMMED_COLOURS = """() => [...document.querySelectorAll('#t-me .playing-card.dimmed')].map(card => {
+  const corner = card.querySelector('.pc-corner');
+  return {code: card.dataset.card, ink: getComputedStyle(corner).color,
+          opacity: getComputedStyle(corner).opacity,
+          paper: getComputedStyle(card.querySelector('.pc-face')).backgroundColor};
+})"""
+
+
+def test_the_pages_a_player_uses_have_no_serious_accessibility_problem(site, open_page):
+    page = open_page("ida")
+    found = {}
+    page.goto(site.url + "/")
+    found["home"] = serious_problems(page)
+    page.goto(site.url + "/play/new/")
+    found["new game"] = serious_problems(page)
+    new_game(page, site)
+    wait_for_turn(page)
+    found["table, passing"] = serious_problems(page)
+    pass_three(page)
+    for _ in range(20):
+        wait_for_turn(page)
+        if page.locator("#t-centre .trick:not(.last) .trick-card").count() and page.locator("#t-me .dimmed").count():
+            break
+        play_one(page)
+    found["table, mid-trick"] = serious_problems(page)
+
+    colours = page.evaluate(DIMMED_COLOURS)
+    assert colours, "a trick is under way with cards that cannot follow"
+    for card in colours:
+        paper, ink, opacity = rgb(card["paper"]), rgb(card["ink"]), float(card["opacity"])
+        shown = tuple(opacity * i + (1 - opacity) * p for i, p in zip(ink, paper))
+        ratio = contrast(shown, paper)
+        assert ratio >= 3, f"dimmed {card['code']}: {ratio:.2f}:1"
+
+    page.goto(site.url + "/my-games/")
+    found["my games"] = serious_problems(page)
+    page.goto(site.url + "/my-stats/")
+    found["statistics"] = serious_problems(page)
+    assert found == {name: [] for name in found}, found
+    # and the check does find a problem when there is one: an image with no text alternative
+    page.evaluate("() => document.querySelector('main').insertAdjacentHTML('beforeend', '<img src=\"/x.png\">')")
+    assert any(problem.startswith("image-alt") for problem in serious_problems(page))
+
+
+def test_a_screen_reader_hears_each_play_by_name(site, open_page):
+    page = open_page("joy")
+    new_game(page, site)
+    wait_for_turn(page)
+    pass_three(page)
+    wait_for_turn(page)
+    announced = page.inner_text("#t-announce")
+    assert page.get_attribute("#t-announce", "aria-live") == "polite"
+    # the last action is said with its player's name and the card's, then what to do
+    names = ("Ben", "Cleo", "Dev", "You")
+    assert any(re.search(rf"\b{name} (plays|play|passed|pass) ", announced) for name in names), announced
+    assert announced.endswith(page.inner_text("#t-status"))

@@ -1,0 +1,114 @@
+"""The table client in chromium: what the player was doing survives the updates, cards move,
+the last trick can be looked at, presence shows without a move, your turn is announced."""
+import subprocess
+import sys
+
+import pytest
+
+from .conftest import ROOT
+from .test_solo_browser import new_game, pass_three, tap, version, wait_for_change, wait_for_turn
+
+pytestmark = pytest.mark.browser
+
+LIVE_TABLE = """
+from games import services
+from games.engine import Rules
+from accounts.models import User
+ann, bob = User.objects.get(username={ann!r}), User.objects.get(username={bob!r})
+table = services.create_table(ann, Rules(), kind="friends", seat_bots=[None, None, "easy", "easy"], seed=11)
+services.take_seat(table.pk, bob, 1)
+services.start_table(table.pk)
+print("CODE=" + table.code)
+"""
+
+COUNT_ANIMATIONS = """
+window.cardMotions = 0;
+const animate = Element.prototype.animate;
+Element.prototype.animate = function () {
+  if (this.closest && this.closest('#t-centre')) window.cardMotions += 1;
+  return animate.apply(this, arguments);
+};
+"""
+
+
+def live_table(site, ann, bob) -> str:
+    site.session_for(ann)
+    site.session_for(bob)
+    result = subprocess.run([sys.executable, "manage.py", "shell", "-c", LIVE_TABLE.format(ann=ann, bob=bob)],
+                            cwd=ROOT, env=site.env, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    return next(line[5:] for line in result.stdout.splitlines() if line.startswith("CODE="))
+
+
+def presence_of(page, seat: int) -> str:
+    return page.inner_text(f"#t-seat-{seat} .presence")
+
+
+def test_ticked_cards_survive_another_seats_pass_and_presence_shows_without_a_move(site, open_page):
+    code = live_table(site, "lia", "max")
+    lia = open_page("lia")
+    lia.goto(f"{site.url}/live/room/{code}/")
+    lia.wait_for_selector("#t-me .pass-form")
+    assert presence_of(lia, 1) == "offline", "Max has not opened the table"
+
+    cards = lia.locator("#t-me label.playing-card")
+    tap(lia, cards.nth(0))
+    tap(lia, cards.nth(1))
+    ticked = lia.eval_on_selector_all("#t-me input[name=cards]:checked", "inputs => inputs.map(i => i.value)")
+    assert len(ticked) == 2
+
+    max_page = open_page("max")
+    max_page.goto(f"{site.url}/live/room/{code}/")
+    max_page.wait_for_selector("#t-me .pass-form")
+    lia.wait_for_function("() => document.querySelector('#t-seat-1 .presence').textContent === 'online'",
+                          timeout=2000)
+
+    pass_three(max_page)
+    lia.wait_for_selector("#t-seat-1 .plate-flag:has-text('passed')")
+    still = lia.eval_on_selector_all("#t-me input[name=cards]:checked", "inputs => inputs.map(i => i.value)")
+    assert still == ticked, "Lia's half-made choice is kept when Max passes"
+    assert lia.inner_text(".pass-count") == "2 of 3 chosen"
+
+    max_page.close()
+    lia.wait_for_function("() => document.querySelector('#t-seat-1 .presence').textContent === 'offline'",
+                          timeout=2000)
+
+
+def test_keyboard_play_keeps_focus_in_the_hand_cards_move_and_the_last_trick_can_be_seen(site, open_page):
+    page = open_page("kim")
+    page.context.add_init_script(COUNT_ANIMATIONS)
+    new_game(page, site)
+    wait_for_turn(page)
+    pass_three(page)
+
+    # Play by keyboard alone until a trick has been taken.
+    for _ in range(30):
+        wait_for_turn(page)
+        assert page.title().startswith("● Your turn"), "the tab says it is your turn"
+        focused = page.evaluate("() => !!document.activeElement.closest('#t-me .playing-card')")
+        assert focused, "focus is in the hand when the turn comes"
+        page.evaluate("() => document.querySelector('#t-me .playing-card.legal').focus()")
+        old = version(page)
+        page.keyboard.press("Enter")
+        wait_for_change(page, old)
+        page.wait_for_function("() => document.activeElement && !!document.activeElement.closest('#t-me')")
+        if page.locator("#t-previous li").count():
+            break
+    else:
+        raise AssertionError("no trick was taken")
+    assert not page.title().startswith("● Your turn") or "my-turn" in page.get_attribute("#table", "class")
+    assert page.evaluate("window.cardMotions") > 0, "played cards slide to the centre"
+
+    toggle = page.locator("[data-toggle=t-previous]")
+    toggle.click()
+    assert toggle.get_attribute("aria-expanded") == "true"
+    panel = page.locator("#t-previous")
+    assert panel.is_visible()
+    assert panel.locator("li").count() == 4 and "the trick" in panel.inner_text()
+    # the panel stays open across the next updates
+    wait_for_turn(page)
+    old = version(page)
+    page.evaluate("() => document.querySelector('#t-me .playing-card.legal').focus()")
+    page.keyboard.press("Enter")
+    wait_for_change(page, old)
+    assert page.locator("#t-previous").is_visible()
