@@ -6,7 +6,7 @@ import sys
 import pytest
 
 from .conftest import ROOT
-from .test_solo_browser import new_game, pass_three, tap, version, wait_for_change, wait_for_turn
+from .test_solo_browser import new_game, pass_three, shot, tap, version, wait_for_change, wait_for_turn
 
 pytestmark = pytest.mark.browser
 
@@ -44,7 +44,7 @@ def presence_of(page, seat: int) -> str:
     return page.inner_text(f"#t-seat-{seat} .presence")
 
 
-def test_ticked_cards_survive_another_seats_pass_and_presence_shows_without_a_move(site, open_page):
+def test_ticked_cards_survive_another_seats_pass_and_presence_shows_without_a_move(site, open_page, screens):
     code = live_table(site, "lia", "max")
     lia = open_page("lia")
     lia.goto(f"{site.url}/live/room/{code}/")
@@ -65,6 +65,7 @@ def test_ticked_cards_survive_another_seats_pass_and_presence_shows_without_a_mo
 
     pass_three(max_page)
     lia.wait_for_selector("#t-seat-1 .plate-flag:has-text('passed')")
+    shot(lia, screens, "live-ticked-cards-kept")
     still = lia.eval_on_selector_all("#t-me input[name=cards]:checked", "inputs => inputs.map(i => i.value)")
     assert still == ticked, "Lia's half-made choice is kept when Max passes"
     assert lia.inner_text(".pass-count") == "2 of 3 chosen"
@@ -74,7 +75,7 @@ def test_ticked_cards_survive_another_seats_pass_and_presence_shows_without_a_mo
                           timeout=2000)
 
 
-def test_keyboard_play_keeps_focus_in_the_hand_cards_move_and_the_last_trick_can_be_seen(site, open_page):
+def test_keyboard_play_keeps_focus_in_the_hand_cards_move_and_the_last_trick_can_be_seen(site, open_page, screens):
     page = open_page("kim")
     page.context.add_init_script(COUNT_ANIMATIONS)
     new_game(page, site)
@@ -105,6 +106,7 @@ def test_keyboard_play_keeps_focus_in_the_hand_cards_move_and_the_last_trick_can
     panel = page.locator("#t-previous")
     assert panel.is_visible()
     assert panel.locator("li").count() == 4 and "the trick" in panel.inner_text()
+    shot(page, screens, "table-last-trick-open")
     # the panel stays open across the next updates
     wait_for_turn(page)
     old = version(page)

@@ -42,7 +42,7 @@ async def frame_with(player, text, timeout=3):
     return await player.receive_until(lambda frame: isinstance(frame, str) and text in frame, timeout=timeout)
 
 
-def test_only_parts_that_differ_are_sent_and_a_new_set_of_parts_sends_the_whole_table():
+async def test_only_parts_that_differ_are_sent_and_a_new_set_of_parts_sends_the_whole_table():
     sent = {"t-a": "<div id=\"t-a\">1</div>", "t-b": "<div id=\"t-b\">2</div>"}
     assert changed_parts(sent, dict(sent)) == ""
     assert changed_parts(sent, dict(sent, **{"t-b": "<div id=\"t-b\">3</div>"})) == "<div id=\"t-b\">3</div>"
