@@ -5,7 +5,8 @@ import re
 
 import pytest
 
-from .test_solo_browser import new_game, pass_three, play_one, wait_for_turn
+from .conftest import DESKTOP
+from .test_solo_browser import PHONE_390, new_game, pass_three, play_one, wait_for_turn
 
 pytestmark = pytest.mark.browser
 
@@ -55,8 +56,9 @@ DIMMED_COLOURS = """() => [...document.querySelectorAll('#t-me .playing-card.dim
 })"""
 
 
-def test_the_pages_a_player_uses_have_no_serious_accessibility_problem(site, open_page):
-    page = open_page("ida")
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE_390], ids=["desktop", "phone"])
+def test_the_pages_a_player_uses_have_no_serious_accessibility_problem(site, open_page, viewport):
+    page = open_page("ida", viewport)
     found = {}
     page.goto(site.url + "/")
     found["home"] = serious_problems(page)

@@ -80,7 +80,18 @@ def test_keyboard_play_keeps_focus_in_the_hand_cards_move_and_the_last_trick_can
     page.context.add_init_script(COUNT_ANIMATIONS)
     new_game(page, site)
     wait_for_turn(page)
-    pass_three(page)
+    # Pass by keyboard alone: focus starts in the hand; Space ticks, arrows move, Tab reaches the button.
+    page.wait_for_function("() => !!document.activeElement.closest('#t-me label.playing-card')")
+    for step in ("Space", "ArrowRight", "Space", "ArrowRight", "Space"):
+        page.keyboard.press(step)
+    assert page.inner_text(".pass-count") == "Ready to pass"
+    for _ in range(15):
+        if page.evaluate("() => document.activeElement.classList.contains('pass-button')"):
+            break
+        page.keyboard.press("Tab")
+    old = version(page)
+    page.keyboard.press("Enter")
+    wait_for_change(page, old)
 
     # Play by keyboard alone until a trick has been taken.
     for _ in range(30):

@@ -162,7 +162,7 @@
   }
 
   function yourTurn(before) {
-    if (setting("sound", "") === "on") chime();
+    if (!before.quiet && setting("sound", "") === "on") chime();
     if (before.focusedElsewhere) return;  // the player is busy elsewhere on the page
     var hand = document.getElementById("t-me");
     var first = hand && (hand.querySelector(".playing-card.legal") || hand.querySelector("label.playing-card"));
@@ -415,6 +415,12 @@
     setTimeout(function () { detail.socketWrapper.reconnect(); }, pause);
   });
 
-  document.addEventListener("DOMContentLoaded", function () { setup(document); followState(); tick(); });
+  document.addEventListener("DOMContentLoaded", function () {
+    setup(document);
+    followState();
+    tick();
+    var state = document.getElementById("t-state");
+    if (state && state.getAttribute("data-my-turn") === "1") yourTurn({ focusedElsewhere: false, quiet: true });
+  });
   document.addEventListener("htmx:afterSettle", function () { setup(document); tick(); });
 })();
