@@ -18,7 +18,7 @@ Protocol:
   (an HTML client is just sent the table as it is: a double click shows no notice).
   ``{"action": "hint"}`` asks for the computer's advice at a solo table.
 * Two formats: **HTML** (default): the whole ``#table`` first, then only the parts of it that
-  changed (``games.presenters.table_parts``), each swapped by its id (``games/table.js``);
+  changed (``games.presenters.draw_table``), each swapped by its id (``games/table.js``);
   and **JSON** (``?format=json``; used by tests and the load tool).
 * A solo table's socket serves only its player; a live table's, its seated players and
   (before the start) whoever may take a seat.
@@ -44,7 +44,7 @@ from accounts.selectors import has_live_access, live_access_denied_message
 from games import live_server, protocol, services, snapshots
 from games.faults import LAYER_FAULTS, describe
 from games.live_server import db
-from games.presenters import hint_for, render_table, table_parts
+from games.presenters import draw_table, hint_for, render_table
 from games.realtime import remember_server_loop, table_group
 from games.snapshots import Snapshot
 
@@ -366,11 +366,10 @@ class TableConsumer(AsyncWebsocketConsumer):
                 self.table_id, self.seat_number, move, expected_version=version, user=self.user
             )
         except services.ActionRejected as rejected:
-            if rejected.code == "stale" and self.format == "html":
-                # A double click, or a move made just before the table changed: the player
-                # sees the table as it is now, and no notice about it.
-                return await self.send_state(fresh=True)
-            await self.send_error(rejected.code, str(rejected))
+            # A stale move (a double click, or one made just before the table changed) is
+            # answered with the table as it is now; a person (HTML) gets no notice about it.
+            if rejected.code != "stale" or self.format == "json":
+                await self.send_error(rejected.code, str(rejected))
             if rejected.code == "stale":
                 await self.send_state(fresh=True)
             return
@@ -473,11 +472,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             return await db(render_table_html)(snapshot, self.seat_number, error)
         if not snapshot.drawable:
             snapshot = await db(snapshots.load)(self.table_id) or snapshot
-        parts = table_parts(snapshot, self.seat_number, error=error, hint=hint)
-        html = changed_parts(self.sent_parts, parts)
+        drawing = draw_table(snapshot, self.seat_number, error=error, hint=hint)
+        html = changed_parts(self.sent_parts, drawing.parts)
         if html is None:
-            html = render_table(snapshot, self.seat_number, error=error, hint=hint)
-        self.sent_parts = parts
+            html = drawing.whole()
+        self.sent_parts = drawing.parts
         return html
 
     async def reject(self, code: str, message: str):

@@ -1,9 +1,9 @@
 """What a seat sees at a table, ready for a template: the one renderer of the table.
 
-Solo and live tables alike are drawn by :func:`render_table` (the whole table, when a page
-opens or a socket connects) and :func:`table_parts` (its parts, when it changes); everything
-in them comes from the engine's ``view(seat)`` of that seat plus public events, never another
-seat's cards.
+Solo and live tables alike are drawn by :func:`draw_table`: the table's parts (sent when they
+change) and the whole table laid out from them (when a page opens or a socket connects;
+:func:`render_table`). Everything in them comes from the engine's ``view(seat)`` of that seat
+plus public events, never another seat's cards.
 
 The table's forms use ``ws-send``; the htmx ws extension sends their fields as JSON, and the
 page's script (``games/table.js``) adds the version the player saw::
@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import functools
 import json
+from dataclasses import dataclass
 
+from django.template.backends.utils import csrf_input_lazy
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.urls import reverse
@@ -155,8 +157,6 @@ def _table_urls(table_id: int) -> dict:
     return {
         "page_url": url("games:table", table_id),
         "action_url": url("games:act", table_id),
-        "fragment_url": url("games:table_fragment", table_id),
-        "hint_url": url("games:hint", table_id),
         "replay_url": url("games:replay", table_id),
         "new_game_url": url("games:new"),
         "learn_url": url("games:learn"),
@@ -585,7 +585,7 @@ def hint_for(table: Table | Snapshot, seat_number: int):
 def _taken_trick(done, seats: dict[int, dict], rules) -> dict:
     points = sum(rules.card_points(card) for card in done.cards)
     winner = seats[done.winner]["name"]
-    caption = f"{winner} {'take' if winner == 'You' else 'takes'} the trick"
+    caption = _does(winner, "take", "takes") + " the trick"
     if points:
         caption += f" · {points} pt{'' if points == 1 else 's'}"
     return {
@@ -601,6 +601,11 @@ def _taken_trick(done, seats: dict[int, dict], rules) -> dict:
     }
 
 
+def _does(name: str, your_verb: str, their_verb: str) -> str:
+    """``name`` with the verb that fits it: "You take", "Ben takes"."""
+    return f"{name} {your_verb if name == 'You' else their_verb}"
+
+
 def _announcement(step: Step | None, seats: dict[int, dict], status_text: str, deal: int) -> str:
     """What a screen reader says after a change: the last action of this deal, in words, then
     the status. (The last action of the deal before is not repeated: its cards are dealt again.)"""
@@ -610,15 +615,14 @@ def _announcement(step: Step | None, seats: dict[int, dict], status_text: str, d
     elif step is not None:
         name = seats[step.seat]["name"]
         if step.kind == "play":
-            verb = "play" if name == "You" else "plays"
-            said.append(f"{name} {verb} the {Card.parse(step.card).name}.")
+            said.append(_does(name, "play", "plays") + f" the {Card.parse(step.card).name}.")
         elif step.kind == "pass":
-            said.append(f"{name} {'pass' if name == 'You' else 'passed'} 3 cards.")
+            said.append(_does(name, "pass", "passed") + " 3 cards.")
         for event in step.events:
             if event["type"] == "trick_won":
                 winner = seats[event["seat"]]["name"]
                 points = event["points"]
-                said.append(f"{winner} {'take' if winner == 'You' else 'takes'} the trick"
+                said.append(_does(winner, "take", "takes") + " the trick"
                             + (f", {points} point{'' if points == 1 else 's'}." if points else "."))
     said.append(status_text)
     return " ".join(said)
@@ -630,61 +634,67 @@ TABLE_PARTS = ("state", "bar", "alert", "centre", "overlay", "status_line", "ann
 other seat."""
 
 
-def table_parts(
-    table: Table | Snapshot, seat_number: int, *, error: str | None = None, hint=None
-) -> dict[str, str]:
-    """The parts of the table one seat sees, by element id (``t-bar``, ``t-seat-2``, …): what
-    the whole table (:func:`render_table`) is made of, for sending only the parts that changed.
-    Empty before the game starts (the waiting table has no parts).
+@dataclass
+class TableDrawing:
+    """One seat's table: its ``parts`` by element id (``t-bar``, ``t-seat-2``, …; none before
+    the game starts), and :meth:`whole`, the whole table laid out from those same parts.
 
-    >>> parts = table_parts(snapshot, 0)            # doctest: +SKIP
-    >>> sorted(parts)[:3]                            # doctest: +SKIP
+    A socket is sent the whole table once, then only the parts that changed
+    (``games.consumers.changed_parts``)."""
+
+    context: dict
+    parts: dict[str, str]
+
+    def whole(self) -> str:
+        """HTML of the whole table; its root element is ``<div id="table">``."""
+        html = _templates().get_template("games/table_fragment.html").render({**self.context, "parts": self.parts})
+        # Jinja2 escapes what it prints (autoescape), so its output is safe to embed in a page.
+        return mark_safe(html)
+
+
+def draw_table(
+    table: Table | Snapshot, seat_number: int, *, error: str | None = None, hint=None, request=None
+) -> TableDrawing:
+    """Draw the table one seat sees (from its view only): each part once.
+
+    Its forms use ``ws-send``: the page holds the table inside ``<div hx-ext="ws"
+    ws-connect=...>`` (the table's socket, :mod:`games.consumers`). With ``request`` the forms
+    also carry a CSRF token, so they post to ``games:act`` where script is off. ``error`` is
+    shown as a player-facing alert, ``hint`` (``bots.hint``) marked on the table.
+
+    >>> drawing = draw_table(snapshot, 0)              # doctest: +SKIP
+    >>> sorted(drawing.parts)[:3]                      # doctest: +SKIP
     ['t-alert', 't-announce', 't-bar']
     """
     context = table_context(table, seat_number, hint=hint, error=error)
+    if request is not None:
+        context["csrf_input"] = csrf_input_lazy(request)
     if context.get("waiting"):
-        return {}
-    module = _parts_template().make_module(context)
-    parts = {}
-    for name in TABLE_PARTS:
-        html = str(getattr(module, name)())
-        parts[_part_id(html)] = html
-    for seat in context["opponents"]:
-        html = str(module.seat_plate(seat))
-        parts[_part_id(html)] = html
-    return parts
+        return TableDrawing(context, {})
+    module = _templates().get_template("games/_table_parts.html").make_module(context)
+    drawn = [getattr(module, name)() for name in TABLE_PARTS]
+    drawn += [module.seat_plate(seat) for seat in context["opponents"]]
+    return TableDrawing(context, {_part_id(html): html for html in drawn})
 
 
 def _part_id(html: str) -> str:
     start = html.index(' id="') + 5
-    return html[start:html.index('"', start)]
+    return str(html[start:html.index('"', start)])
 
 
 @functools.cache
-def _parts_template():
+def _templates():
+    """The Jinja2 environment of the table's templates (``hearts_site.jinja2``)."""
     from django.template import engines
 
-    return engines["jinja2"].env.get_template("games/_table_parts.html")
+    return engines["jinja2"].env
 
 
 def render_table(
-    table: Table | Snapshot,
-    seat_number: int,
-    *,
-    error: str | None = None,
-    request=None,
-    hint=None,
+    table: Table | Snapshot, seat_number: int, *, error: str | None = None, request=None, hint=None
 ) -> str:
-    """HTML of the whole table for one seat; its root element is ``<div id="table">``.
-
-    Its forms use ``ws-send``: the page holds it inside ``<div hx-ext="ws" ws-connect=...>``
-    (the table's socket, :mod:`games.consumers`), which then sends the parts that change
-    (:func:`table_parts`). With ``request`` the forms also carry a CSRF token, so they post
-    to ``games:act`` where script is off. ``error`` is shown as a player-facing alert.
-    """
-    context = table_context(table, seat_number, hint=hint, error=error)
-    # Jinja2 escapes what it prints (autoescape), so its output is safe to embed in a page.
-    return mark_safe(render_to_string("games/table_fragment.html", context, request=request, using="jinja2"))
+    """HTML of the whole table for one seat (:func:`draw_table`, laid out whole)."""
+    return draw_table(table, seat_number, error=error, hint=hint, request=request).whole()
 
 
 def table_assets_html() -> str:

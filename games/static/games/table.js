@@ -2,7 +2,7 @@
  * keeps what the player was doing across updates, and moves and paces what the server drew.
  *
  * - Updates come over the table's websocket (htmx ws extension) as the parts of the table that
- *   changed, each an element with a stable id (games/presenters.table_parts). They are applied
+ *   changed, each an element with a stable id (games.presenters.draw_table). They are applied
  *   here, one frame after another, so that a card can be seen to arrive and a finished trick
  *   stays long enough to read before it goes to whoever took it.
  * - Across updates the player keeps: the cards ticked to pass, focus in the hand, the open
