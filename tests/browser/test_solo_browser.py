@@ -7,11 +7,14 @@ PHONE_390 = {"width": 390, "height": 844}
 
 pytestmark = pytest.mark.browser
 
-# The table, settled after any htmx swap (during an outerHTML swap old and new tables coexist).
+# The table, settled after any htmx swap (during an outerHTML swap old and new tables coexist),
+# and come through the socket: the socket's first frame replaces the page's own copy, and a
+# measurement taken meanwhile would be of an element being removed.
 SETTLED = """
 const all = document.querySelectorAll('#table');
 if (all.length !== 1) return null;
 const t = all[0], c = t.classList;
+if (!t.dataset.synced) return null;
 for (const busy of ['htmx-request', 'htmx-swapping', 'htmx-settling', 'htmx-added']) if (c.contains(busy)) return null;
 if (t.querySelector('.htmx-request')) return null;
 """

@@ -48,7 +48,7 @@ def test_ticked_cards_survive_another_seats_pass_and_presence_shows_without_a_mo
     code = live_table(site, "lia", "max")
     lia = open_page("lia")
     lia.goto(f"{site.url}/live/room/{code}/")
-    lia.wait_for_selector("#t-me .pass-form")
+    lia.wait_for_selector("#table[data-synced] #t-me .pass-form")
     assert presence_of(lia, 1) == "offline", "Max has not opened the table"
 
     cards = lia.locator("#t-me label.playing-card")
@@ -59,7 +59,7 @@ def test_ticked_cards_survive_another_seats_pass_and_presence_shows_without_a_mo
 
     max_page = open_page("max")
     max_page.goto(f"{site.url}/live/room/{code}/")
-    max_page.wait_for_selector("#t-me .pass-form")
+    max_page.wait_for_selector("#table[data-synced] #t-me .pass-form")
     lia.wait_for_function("() => document.querySelector('#t-seat-1 .presence').textContent === 'online'",
                           timeout=2000)
 

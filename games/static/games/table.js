@@ -69,6 +69,9 @@
       if (window.htmx) htmx.process(incoming);
     });
     followState();
+    var table = document.getElementById("table");
+    // This table came through the socket (the page's own copy is replaced by the first frame).
+    if (table) table.setAttribute("data-synced", "1");
     restore(before);
     setup(document);
     tick();
