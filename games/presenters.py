@@ -19,6 +19,7 @@ page's script (``games/table.js``) adds the version the player saw::
 """
 from __future__ import annotations
 
+import collections
 import functools
 import json
 from dataclasses import dataclass
@@ -92,7 +93,7 @@ def _card_values(code: str) -> dict:
     return values
 
 
-CARD_BACK = '<span class="card-back"></span>'
+CARD_BACK = "<i></i>"  # drawn by the stylesheet (.backs i); short, as plates are sent at every move
 
 
 def card_backs_html(count: int) -> str:
@@ -318,29 +319,33 @@ def table_context(table: Table | Snapshot, seat_number: int, *, hint=None, error
     my_turn = me in view.to_act and not ended
     hand = []
     size = len(view.hand)
-    waiting_why = None if my_turn else _not_your_turn(view, names, me, ended)
+    playable = set(view.legal) if my_turn and view.phase in ("play", "pass") else set()
+    if not my_turn:
+        waiting = _not_your_turn(view, names, me, ended)
+        reasons = {card: waiting for card in view.hand}
+    elif view.phase == "play":
+        reasons = {card: game.why_illegal(me, card) for card in view.hand if card not in playable}
+    elif view.phase == "moon_choice":
+        reasons = {card: "First choose how to score the moon." for card in view.hand}
+    else:
+        reasons = {}
+    # Why a card cannot be played is told once for the hand (on the status line) when most
+    # cards share it, and by a card only when its reason is another: while it is not your
+    # turn the reason changes at every move, and the hand is then not sent again.
+    hand_why = collections.Counter(reasons.values()).most_common(1)[0][0] if reasons else None
     for index, card in enumerate(view.hand):
-        legal = my_turn and card in view.legal if view.phase in ("play", "pass") else False
-        if not my_turn:
-            why = waiting_why
-        elif view.phase == "play":
-            why = None if legal else game.why_illegal(me, card)
-        elif view.phase == "moon_choice":
-            why = "First choose how to score the moon."
-        else:
-            why = None
+        why = reasons.get(card)
         # A bigger hand fans no wider than a 13-card one: its outer cards stay on the table
         # and above the buttons under it.
         offset = (index - (size - 1) / 2) * min(1.0, FAN_HALF_WIDTH / max((size - 1) / 2, 1))
         hand.append(card_info(
             card,
-            legal=legal,
-            why=why or "",
+            legal=card in playable,
+            why=why if why != hand_why else "",
             received=card in received,
             hinted=str(card) in hinted_codes,
             index=index,
-            fan=str(round(offset, 2)),
-            lift=str(round(abs(offset) ** 2 * 0.35, 1)),
+            fan=f"{round(offset, 2):g}",
         ))
 
     trick = [
@@ -460,6 +465,7 @@ def table_context(table: Table | Snapshot, seat_number: int, *, hint=None, error
         "deal_summary": deal_summary,
         "game_over": game_over,
         "status_text": status_text,
+        "hand_why": hand_why,
         "announcement": _announcement(steps[-1] if steps else None, seats, status_text, view.deal_number),
         "turn_deadline": deadline,
         "turn_timer_seconds": table.turn_timer_seconds,

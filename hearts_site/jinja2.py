@@ -3,11 +3,14 @@
 The fragment is drawn for every seat at every move of every live table, so the two things
 Jinja2 does most often while drawing it are made cheaper here; what they produce is unchanged.
 """
+import re
+
 import jinja2
 import markupsafe
 from django.utils.safestring import SafeString
 
 _new_str = str.__new__
+_INDENT = re.compile(r"\n[ \t]+")
 
 
 def escape(value) -> markupsafe.Markup:
@@ -56,6 +59,15 @@ class Environment(jinja2.Environment):
     """
 
     template_class = Template
+
+    def preprocess(self, source, name=None, filename=None):
+        """The template's source without the indentation of its lines, which only the
+        template's reader needs: a line break still separates what it separated in HTML.
+
+        >>> Environment().from_string("<p>\\n    <b>{{ x }}</b>\\n  </p>").render(x=1)
+        '<p>\\n<b>1</b>\\n</p>'
+        """
+        return super().preprocess(_INDENT.sub("\n", source), name, filename)
 
     def getattr(self, obj, attribute):
         if type(obj) is dict:

@@ -116,7 +116,10 @@ TEMPLATES = [
         "DIRS": [BASE_DIR / "templates" / "jinja2"],
         "APP_DIRS": False,
         # Missing values print as nothing, as in Django templates (not DebugUndefined's name).
-        "OPTIONS": {"environment": "hearts_site.jinja2.Environment", "undefined": jinja2.Undefined},
+        # The lines of a block tag leave no blank lines or indentation behind: the table's
+        # parts are sent over the socket at every move.
+        "OPTIONS": {"environment": "hearts_site.jinja2.Environment", "undefined": jinja2.Undefined,
+                    "trim_blocks": True, "lstrip_blocks": True},
     },
 ]
 

@@ -49,10 +49,9 @@ def rgb(css: str) -> tuple[float, ...]:
 
 
 DIMMED_COLOURS = """() => [...document.querySelectorAll('#t-me .playing-card.dimmed')].map(card => {
-  const corner = card.querySelector('.pc-corner');
-  return {code: card.dataset.card, ink: getComputedStyle(corner).color,
-          opacity: getComputedStyle(corner).opacity,
-          paper: getComputedStyle(card.querySelector('.pc-face')).backgroundColor};
+  const face = card.querySelector('.pc-face'), corner = getComputedStyle(face, '::before');
+  return {code: card.dataset.card, ink: corner.color, opacity: corner.opacity,
+          paper: getComputedStyle(face).backgroundColor};
 })"""
 
 

@@ -94,7 +94,8 @@ def play_one(page):
 def check_dimmed_reason(page):
     dimmed = page.locator(".hand .playing-card.dimmed")
     card = dimmed.first
-    reason = card.get_attribute("data-why")
+    # its own reason, or the one the status line holds for the rest of the hand
+    reason = card.get_attribute("data-why") or page.get_attribute("#t-status", "data-why")
     assert reason
     tap(page, card, force=True)
     toast = page.locator(".why-toast")

@@ -14,7 +14,7 @@ from tests.live.conftest import Player, wait_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
-HAND_CARD = re.compile(r'data-card="([0-9TJQKA][CDSH])"')
+HAND_CARD = re.compile(r'data-(?:card|face)="([0-9TJQKA][CDSH])"')
 
 
 def room_with(host):

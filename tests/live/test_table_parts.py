@@ -17,7 +17,7 @@ from tests.live.conftest import Player, seat_people
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 PART = re.compile(r'<(?:div|span|table) id="(t-[\w-]+)"')
-CARD_NAMED = re.compile(r'(?:data-card|value)="([2-9TJQKA][CDHS])"')
+CARD_NAMED = re.compile(r'(?:data-card|data-face|value)="([2-9TJQKA][CDHS])"')
 
 
 def parts_in(frame: str) -> set[str]:

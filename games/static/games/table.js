@@ -10,7 +10,7 @@
  * - Every move sent carries the table version the player saw (#table[data-version]), so a
  *   double click or a move made on an older position changes nothing.
  * - Your turn: the tab's title says so, focus goes to your hand, and a sound if asked for.
- * - Tapping a dimmed card says why it cannot be played (data-why, from the server).
+ * - Tapping a card that cannot be played says why (data-why, from the server).
  * - The socket is opened again after the server closed it for a fault (code 4503): the
  *   extension itself only reconnects after a dropped connection.
  */
@@ -258,11 +258,11 @@
   });
 
   var toastTimer = null;
-  function showWhy(card) {
+  function showWhy(card, why) {
     var area = card.closest(".me-area") || document;
     var toast = area.querySelector(".why-toast") || document.querySelector(".why-toast");
     if (!toast) return;
-    toast.textContent = card.getAttribute("data-why");
+    toast.textContent = why;
     toast.hidden = false;
     card.classList.remove("shake");
     void card.offsetWidth;
@@ -282,10 +282,14 @@
   }
 
   document.addEventListener("click", function (event) {
-    var card = event.target.closest("[data-why]");
-    if (card && card.getAttribute("data-why")) {
+    // A card that cannot be played says why: its own reason, or the one the status line
+    // holds for the rest of the hand.
+    var card = event.target.closest('#t-me .playing-card[aria-disabled="true"]');
+    var status = document.getElementById("t-status");
+    var why = card && (card.getAttribute("data-why") || (status && status.getAttribute("data-why")));
+    if (why) {
       event.preventDefault();
-      showWhy(card);
+      showWhy(card, why);
       return;
     }
     // Copy the pressed card/choice into a field, so the JSON frame has it whether or not the
