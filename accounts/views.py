@@ -7,8 +7,8 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.messages.views import SuccessMessageMixin
-from django.http import JsonResponse
-from django.shortcuts import redirect, render
+from django.http import HttpResponseRedirect, JsonResponse
+from django.shortcuts import redirect, render, resolve_url
 from django.urls import reverse, reverse_lazy
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -23,6 +23,9 @@ log = logging.getLogger(__name__)
 
 
 def _safe_next(request) -> str:
+    """The ``next`` address asked for when it is one of this site's, else "". Redirect to it
+    with HttpResponseRedirect: ``redirect()`` would take a bare word ("profile") for the name
+    of a URL pattern and fail when there is none."""
     target = request.POST.get("next") or request.GET.get("next") or ""
     if target and url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
@@ -47,7 +50,7 @@ def signup(request):
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         kept = " Your games are kept in it." if guest is not None else ""
         messages.success(request, f"Welcome, {user.public_name}! Your account is ready.{kept}")
-        return redirect(_safe_next(request) or settings.LOGIN_REDIRECT_URL)
+        return HttpResponseRedirect(_safe_next(request) or resolve_url(settings.LOGIN_REDIRECT_URL))
     return render(request, "accounts/signup.html", {"form": form, "next": _safe_next(request)})
 
 
@@ -58,7 +61,7 @@ class LoginView(auth_views.LoginView):
 
     def dispatch(self, request, *args, **kwargs):
         if request.user.is_authenticated and not request.user.is_guest:
-            return redirect(self.get_success_url())
+            return HttpResponseRedirect(self.get_success_url())
         return super().dispatch(request, *args, **kwargs)
 
     def form_valid(self, form):

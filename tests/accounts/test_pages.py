@@ -60,6 +60,19 @@ def test_signup_goes_to_a_safe_next_page_only(client):
     assert "evil" not in response["Location"]
 
 
+def test_a_next_page_that_is_a_bare_word_is_an_address_not_a_name_to_look_up(client, make_user):
+    """Found by the input fuzz test: a signed-in player sent to the login page with
+    ?next=² got a server error (the word was taken for the name of a URL pattern)."""
+    client.force_login(make_user("carol"))
+    response = client.get(reverse("accounts:login"), {"next": "²"})
+    assert response.status_code == 302 and response["Location"] == "%C2%B2"
+
+
+def test_a_new_account_may_be_sent_to_a_next_page_that_is_a_bare_word(client):
+    response = client.post(reverse("accounts:signup"), _signup_data(next="pricing"))
+    assert response.status_code == 302 and response["Location"] == "pricing"
+
+
 def test_signup_asks_no_email_unless_the_player_wants_password_resets(client, make_user):
     make_user("carol", email="")
     response = client.post(reverse("accounts:signup"), _signup_data(email=""))
