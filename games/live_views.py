@@ -175,6 +175,10 @@ def queue_join(request):
     if not form.is_valid():
         messages.error(request, "Choose a table of 3, 4, 5 or 6 players.")
         return redirect("live:lobby")
+    playing = matchmaking.games_in_progress([request.user]).get(request.user.pk)
+    if playing is not None:
+        messages.error(request, "You are playing a live game: finish it before you join the queue.")
+        return redirect("live:room", code=playing.code)
     entry = matchmaking.join_queue(request.user, form.cleaned_data["table_size"])
     if entry.table_id:
         return redirect("live:room", code=entry.table.code)

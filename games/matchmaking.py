@@ -7,7 +7,8 @@ size. Players are compatible when their ratings differ by no more than the allow
 
 Matching runs when someone joins and on every poll of the waiting page (and from the
 ``games.match_players`` task); it is safe to run concurrently: entries are locked and a
-matched entry is never matched again.
+matched entry is never matched again. Nobody is seated while they play a live game: they
+cannot join the queue then, and one already waiting is left waiting until it is over.
 """
 import logging
 from datetime import timedelta
@@ -19,6 +20,8 @@ from django.utils import timezone
 from games import services
 from games.engine import Rules
 from games.models import QueueEntry, Table
+from hearts_site.taskrunner import schedule
+from ratings.selectors import rating_for
 
 log = logging.getLogger(__name__)
 
@@ -36,8 +39,6 @@ def matched_turn_timer() -> int:
 
 def rating_of(user, table_size: int) -> int:
     """The player's displayed rating for that table size."""
-    from ratings.selectors import rating_for
-
     rating = rating_for(user, table_size)
     return int(getattr(rating, "display", 1500))
 
@@ -53,12 +54,24 @@ def compatible(a: QueueEntry, b: QueueEntry, now=None) -> bool:
     return abs(a.rating - b.rating) <= min(allowed_gap(a, now), allowed_gap(b, now))
 
 
+def games_in_progress(users) -> dict[int, Table]:
+    """The live game each of ``users`` is seated at while it is being played, by user id."""
+    seated = (Table.objects.filter(status=Table.Status.PLAYING, kind__in=(Table.Kind.FRIENDS, Table.Kind.MATCHED),
+                                   seats__user__in=users)
+              .values_list("seats__user", "pk").order_by("pk"))
+    tables = {pk: table for pk, table in Table.objects.in_bulk({pk for _, pk in seated}).items()}
+    return {user_id: tables[pk] for user_id, pk in seated}
+
+
 def join_queue(user, table_size: int) -> QueueEntry:
     """Put ``user`` in the queue (again, from now) and try to match at once.
 
-    The caller checks live access first (a new game)."""
+    The caller checks live access first (a new game). Someone playing a live game cannot
+    join (``ActionRejected`` "in_game")."""
     if table_size not in TABLE_SIZES:
         raise services.ActionRejected("malformed", "Live tables have 3, 4, 5 or 6 players.")
+    if games_in_progress([user]):
+        raise services.ActionRejected("in_game", "You are playing a live game: finish it before you join the queue.")
     now = timezone.now()
     entry, _ = QueueEntry.objects.update_or_create(
         user=user,
@@ -69,11 +82,8 @@ def join_queue(user, table_size: int) -> QueueEntry:
     entry.refresh_from_db()
     if entry.table_id is None:
         # Try again once the allowed gaps have widened (the waiting page's poll also does).
-        from games.tasks import match_players_task
-        from hearts_site.taskrunner import schedule
-
         if settings.TASK_RUNNER != "eager":
-            schedule(match_players_task, table_size, countdown=STEP_SECONDS)
+            schedule("games.match_players", table_size, countdown=STEP_SECONDS)
     return entry
 
 
@@ -135,7 +145,8 @@ def _match_one(table_size: int) -> Table | None:
             .select_related("user")
             .order_by("joined_at", "pk")[:500]
         )
-        group = find_group(waiting, table_size, now)
+        playing = games_in_progress([entry.user for entry in waiting])
+        group = find_group([entry for entry in waiting if entry.user_id not in playing], table_size, now)
         if group is None:
             return None
         people = [entry.user for entry in group]

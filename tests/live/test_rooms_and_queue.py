@@ -146,6 +146,30 @@ def test_the_queue_page_shows_the_wait_then_sends_everyone_to_the_table(client, 
     assert not QueueEntry.objects.filter(user=subscribed[0]).exists()
 
 
+def test_nobody_is_seated_at_a_second_table_while_playing_a_live_game(client, subscribed, django_user_model):
+    """Reported: the same four were seated at two rated tables at once (matched, then they
+    joined the queue again from the lobby while the first game was on)."""
+    for user in subscribed:
+        entry(user, 1500)
+    (first,) = matchmaking.match_players(4)
+    # From the lobby, during the game: sent back to the game, not queued.
+    response = login(client, subscribed[0]).post(reverse("live:queue_join"), {"table_size": 4})
+    assert response["Location"] == reverse("live:room", args=[first.code])
+    assert "finish it before you join the queue" in client.get(response["Location"]).content.decode()
+    with pytest.raises(services.ActionRejected) as refused:
+        matchmaking.join_queue(subscribed[1], 4)
+    assert refused.value.code == "in_game"
+    # One who was already waiting when the game began stays waiting until it is over.
+    others = [django_user_model.objects.create_user(f"q{i}") for i in range(3)]
+    for user in others:
+        entry(user, 1500)
+    QueueEntry.objects.filter(user=subscribed[2]).update(table=None)
+    assert matchmaking.match_players(4) == []
+    services.abandon_table(first.pk, "test over")
+    (second,) = matchmaking.match_players(4)
+    assert {seat.user for seat in second.seats.all()} == {subscribed[2], *others}
+
+
 def test_cancel_leaves_the_queue(client, subscribed):
     login(client, subscribed[0]).post(reverse("live:queue_join"), {"table_size": 3})
     assert QueueEntry.objects.filter(user=subscribed[0]).exists()
