@@ -6,10 +6,12 @@ seats and the action log are searchable on their own. Staff end a stuck game wit
 (the one code path: version bump, results, clients told) — never by editing ``status``.
 """
 import json
+from datetime import timedelta
 
 from django.contrib import admin, messages
 from django.db.models import Count
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import format_html
 
 from games import services
@@ -59,10 +61,6 @@ class StuckFilter(admin.SimpleListFilter):
         return [("10m", "Active, idle over 10 minutes"), ("1d", "Active, idle over a day")]
 
     def queryset(self, request, queryset):
-        from datetime import timedelta
-
-        from django.utils import timezone
-
         spans = {"10m": timedelta(minutes=10), "1d": timedelta(days=1)}
         if self.value() in spans:
             return queryset.filter(

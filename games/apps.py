@@ -6,7 +6,10 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
+        # Imported once the models are: receivers, and the Celery tasks that the services
+        # schedule by name (hearts_site.taskrunner), registered here for every runner.
         from accounts.services import guest_claimed
+        from games import tasks  # noqa: F401
         from games.services import hand_over_guest_games
 
         guest_claimed.connect(hand_over_guest_games, dispatch_uid="games.hand_over_guest_games")

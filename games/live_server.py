@@ -29,10 +29,10 @@ import socket
 
 from channels.db import database_sync_to_async
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import close_old_connections, connection
 
+from games import services
 from games.faults import describe
-from games.tasks import replan_task
 from hearts_site.taskrunner import schedule
 
 log = logging.getLogger(__name__)
@@ -50,7 +50,6 @@ def db(function):
     it: asgiref runs the call in a copy of the caller's context, where channels' own closing
     (outside that context) does not always see the connection the call opened, which then
     stayed open for as long as its thread lived."""
-    from django.db import connection
 
     @functools.wraps(function)
     def closing(*args, **kwargs):
@@ -81,8 +80,6 @@ async def socket_opened(consumer) -> None:
             _start = (loop, asyncio.Lock())
         async with _start[1]:
             if not _beating_on(loop):
-                from games import services
-
                 _sockets.clear()  # sockets of an earlier event loop (tests) are gone with it
                 await db(services.register_live_server)(SERVER_NAME)
                 _beat_task = loop.create_task(_beat_forever(), name="live-server-heartbeat")
@@ -111,7 +108,7 @@ def recover_after_start() -> None:
     ``LIVE_SERVER_TIMEOUT_SECONDS``."""
     sole = settings.CHANNEL_LAYERS["default"]["BACKEND"].endswith("InMemoryChannelLayer")
     try:
-        schedule(replan_task, SERVER_NAME if sole else "", countdown=RECOVERY_DELAY_SECONDS)
+        schedule("games.replan", SERVER_NAME if sole else "", countdown=RECOVERY_DELAY_SECONDS)
     except Exception as error:  # the broker is down: the workers re-plan when it is back
         log.warning("recovery_not_planned server=%s error=%s", SERVER_NAME, describe(error))
 
@@ -126,8 +123,6 @@ async def drop_every_socket() -> int:
 
 async def beat() -> None:
     """One heartbeat: I am alive; sweep the dead; stand in for those gone too long."""
-    from games import services
-
     try:
         if not await db(services.live_server_heartbeat)(SERVER_NAME):
             # Swept while alive (stalled longer than the timeout): our sockets' seats were

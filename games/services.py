@@ -16,8 +16,9 @@ from django.utils import timezone
 from games import bots, snapshots
 from games.engine import Card, Game, IllegalAction, Rules
 from games.faults import describe
-from games.models import Action, Seat, Table
+from games.models import Action, LiveServer, Seat, Table, TableConnection
 from games.realtime import notify_presence, notify_table
+from games.results import record_abandoned_game, record_finished_game
 from hearts_site.taskrunner import TaskBrokerUnavailable, schedule, task_batch
 
 log = logging.getLogger(__name__)
@@ -258,16 +259,16 @@ def _plan_next(table: Table, game: Game, seats: list[Seat] | None = None) -> Non
     waiting_on = [seats[number] for number in game.to_act]
     if any(seat.computer_plays for seat in waiting_on):
         delay = 0 if game.phase == "pass" else settings.BOT_DELAY_SECONDS
-        schedule(play_computer_turns_task(), table.pk, table.version, countdown=delay)
+        schedule("games.play_computer_turns", table.pk, table.version, countdown=delay)
     people = [seat for seat in waiting_on if not seat.computer_plays]
     if forced_card(table, game, seats) is not None:
-        schedule(play_forced_card_task(), table.pk, table.version, countdown=settings.BOT_DELAY_SECONDS)
+        schedule("games.play_forced_card", table.pk, table.version, countdown=settings.BOT_DELAY_SECONDS)
     if table.turn_timer_seconds and people:
         turn_starts = game.phase != "pass" or table.turn_deadline is None
         if turn_starts:
             table.turn_deadline = timezone.now() + timedelta(seconds=table.turn_timer_seconds)
             schedule(
-                turn_timeout_task(), table.pk, table.turn_deadline.isoformat(), table.version,
+                "games.turn_timeout", table.pk, table.turn_deadline.isoformat(), table.version,
                 countdown=table.turn_timer_seconds,
             )
     else:
@@ -286,8 +287,6 @@ def abandon_table(table_id: int, reason: str) -> bool:
         table.end_reason = reason[:200]
         table.version += 1
         if table.state is not None:
-            from games.results import record_abandoned_game
-
             record_abandoned_game(table, load_game(table))
         table.save()
         _notify_after_commit(table, [{"type": "game_abandoned", "reason": table.end_reason}])
@@ -299,9 +298,7 @@ def _finish(table: Table, game: Game) -> None:
     table.status = Table.Status.FINISHED
     table.finished_at = timezone.now()
     table.turn_deadline = None
-    from games.results import record_finished_game  # ratings and statistics, same transaction
-
-    record_finished_game(table, game)
+    record_finished_game(table, game)  # ratings and statistics, in the same transaction
 
 
 # --------------------------------------------------------------------------- computer turns
@@ -425,34 +422,16 @@ def recover_stalled_tables() -> int:
         game = load_game(table)
         seats = {seat.number: seat for seat in table.seats.all()}
         if any(seats[number].computer_plays for number in game.to_act):
-            schedule(play_computer_turns_task(), table.pk, table.version)
+            schedule("games.play_computer_turns", table.pk, table.version)
             count += 1
         elif forced_card(table, game, seats) is not None:
-            schedule(play_forced_card_task(), table.pk, table.version)
+            schedule("games.play_forced_card", table.pk, table.version)
             count += 1
         elif table.turn_deadline is not None:
             countdown = max((table.turn_deadline - timezone.now()).total_seconds(), 0)
-            schedule(turn_timeout_task(), table.pk, table.turn_deadline.isoformat(), table.version, countdown=countdown)
+            schedule("games.turn_timeout", table.pk, table.turn_deadline.isoformat(), table.version, countdown=countdown)
             count += 1
     return count
-
-
-def play_computer_turns_task():
-    from games.tasks import play_computer_turns_task as task
-
-    return task
-
-
-def turn_timeout_task():
-    from games.tasks import turn_timeout_task as task
-
-    return task
-
-
-def play_forced_card_task():
-    from games.tasks import play_forced_card_task as task
-
-    return task
 
 
 # --------------------------------------------------------------------------- notifications
@@ -577,13 +556,11 @@ def reconnect_grace_seconds() -> float:
 
 
 def _schedule_stand_in(seat: Seat) -> None:
-    from games.tasks import stand_in_task
-
     elapsed = (timezone.now() - seat.left_at).total_seconds() if seat.left_at else 0
     # Celery tasks are sent before the commit: never due before the absence is committed.
     floor = 1.0 if settings.TASK_RUNNER == "celery" else 0.0
     schedule(
-        stand_in_task, seat.table_id, seat.number, seat.left_at.isoformat() if seat.left_at else "",
+        "games.stand_in_if_gone", seat.table_id, seat.number, seat.left_at.isoformat() if seat.left_at else "",
         countdown=max(reconnect_grace_seconds() - elapsed, floor),
     )
 
@@ -601,8 +578,6 @@ def connection_opened(table_id: int, user, channel_name: str, server: str) -> Se
     connected and, when a computer was standing in, hands it back (:func:`reclaim_seat`) so
     they play their own cards again.
     """
-    from games.models import TableConnection
-
     with task_batch(), transaction.atomic():
         # The table row lock orders this against stand_in_if_gone and the seat changes.
         if Table.objects.select_for_update().filter(pk=table_id).first() is None:
@@ -629,7 +604,6 @@ def connection_opened(table_id: int, user, channel_name: str, server: str) -> Se
 
 
 def _has_open_socket(table_id: int, user) -> bool:
-    from games.models import TableConnection
 
     return TableConnection.objects.filter(table_id=table_id, user=user).exists()
 
@@ -645,8 +619,6 @@ def connection_closed(table_id: int, user, channel_name: str, *, closed_at=None)
     changes nothing the second time. With the task broker down the absence is still recorded
     (the stand-in then comes from :func:`stand_in_overdue_seats`).
     """
-    from games.models import TableConnection
-
     with task_batch(), transaction.atomic():
         closed, _ = TableConnection.objects.filter(channel_name=channel_name).delete()
         seat = Seat.objects.select_for_update().filter(table_id=table_id, user=user).first()
@@ -763,7 +735,6 @@ def live_server_timeout_seconds() -> float:
 
 def register_live_server(name: str) -> None:
     """A server process announces itself (before it records any socket)."""
-    from games.models import LiveServer
 
     LiveServer.objects.update_or_create(name=name, defaults={"heartbeat_at": timezone.now()})
     log.info("live_server_started server=%s", name)
@@ -773,7 +744,6 @@ def live_server_heartbeat(name: str) -> bool:
     """The server process ``name`` is alive. Returns False when it had been taken for dead
     (its row swept): its sockets' seats were then marked disconnected, so the process must
     close them (clients reconnect and are recorded again). The row is written again."""
-    from games.models import LiveServer
 
     if LiveServer.objects.filter(name=name).update(heartbeat_at=timezone.now()):
         return True
@@ -785,7 +755,6 @@ def live_server_heartbeat(name: str) -> bool:
 def forget_other_live_servers(name: str) -> int:
     """Every server process but ``name`` is gone (it is the only one there can be): their
     rows go, so the next sweep closes their sockets. Returns how many rows went."""
-    from games.models import LiveServer
 
     gone, _ = LiveServer.objects.exclude(name=name).delete()
     if gone:
@@ -809,8 +778,6 @@ def sweep_dead_connections() -> int:
     Run by every live server's heartbeat and by a Celery worker when it connects; several
     sweeps at once are harmless (a socket closed twice changes nothing the second time).
     """
-    from games.models import LiveServer, TableConnection
-
     began = timezone.now()
     cutoff = began - timedelta(seconds=live_server_timeout_seconds())
     last_heard = dict(LiveServer.objects.filter(heartbeat_at__lt=cutoff).values_list("name", "heartbeat_at"))

@@ -3,7 +3,7 @@ import logging
 
 from celery import bootsteps, shared_task
 
-from games import services
+from games import matchmaking, services
 from games.faults import describe
 from hearts_site.celery import app
 
@@ -55,8 +55,6 @@ def recover_absent_seats_task() -> int:
 
 @shared_task(name="games.match_players", acks_late=True)
 def match_players_task(table_size: int) -> int:
-    from games import matchmaking
-
     return len(matchmaking.match_players(table_size))
 
 

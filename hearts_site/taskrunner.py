@@ -1,7 +1,8 @@
 """Run a Celery task later, the same way in every mode.
 
 Services call :func:`schedule` instead of ``task.apply_async`` so that the embedded default
-(no broker, no worker) still plays bot turns and fires turn timers:
+(no broker, no worker) still plays bot turns and fires turn timers. A task is named, not
+imported: the task modules import the services that schedule them.
 
 * ``celery`` — ``apply_async`` with a countdown, sent before the current transaction commits,
   so a broker that is down makes the whole service call fail (:class:`TaskBrokerUnavailable`)
@@ -20,6 +21,8 @@ from contextlib import contextmanager
 from django.conf import settings
 from django.db import connections, transaction
 
+from hearts_site.celery import app
+
 log = logging.getLogger(__name__)
 
 _eager_queue: deque = deque()
@@ -30,9 +33,11 @@ class TaskBrokerUnavailable(RuntimeError):
     """The task broker could not take the task."""
 
 
-def schedule(task, *args, countdown: float = 0.0) -> None:
-    """Run ``task(*args)`` about ``countdown`` seconds after the current transaction commits."""
+def schedule(task_name: str, *args, countdown: float = 0.0) -> None:
+    """Run the task named ``task_name`` (e.g. ``"games.turn_timeout"``) with ``args`` about
+    ``countdown`` seconds after the current transaction commits."""
     runner = settings.TASK_RUNNER
+    task = task_named(task_name)
     if runner == "eager":
         _run_eager(task, args)
     elif runner == "thread":
@@ -42,6 +47,13 @@ def schedule(task, *args, countdown: float = 0.0) -> None:
             task.apply_async(args=args, countdown=countdown, queue=settings.CELERY_TASK_DEFAULT_QUEUE)
         except Exception as error:  # kombu/redis connection errors, whatever the transport
             raise TaskBrokerUnavailable(str(error)) from error
+
+
+def task_named(name: str):
+    """The task registered as ``name``; the apps' task modules are imported when Django starts
+    (their AppConfig.ready), so every task is registered by then. An unknown name is a bug:
+    KeyError."""
+    return app.tasks[name]
 
 
 @contextmanager

@@ -28,7 +28,9 @@ Module layout: :mod:`.state` (a view as bitmasks, with what the table has reveal
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+
+from . import easy, hard, medium
+from .hints import Hint, make_hint
 
 __all__ = ["COMPUTER_NAMES", "LEVELS", "Hint", "choose_action", "hint"]
 
@@ -39,14 +41,6 @@ COMPUTER_NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eve", "Finn", "CPU", "Computer")
 what a person may therefore not be called."""
 
 
-@dataclass(frozen=True)
-class Hint:
-    """A suggested action (3 cards to pass, a card to play, or a moon choice) and why."""
-
-    action: object
-    reason: str
-
-
 def choose_action(view, level: str, seed: int = 0, *, samples: "int | None" = None,
                   time_budget: "float | None" = None, effort: "int | None" = None):
     """The bot's action for the seat of ``view`` (which must be to act).
@@ -55,8 +49,6 @@ def choose_action(view, level: str, seed: int = 0, *, samples: "int | None" = No
     ``time_budget`` (seconds, not deterministic) tune Hard; the default effort takes about
     150 ms a decision on one core.
     """
-    from . import easy, hard, medium
-
     if level not in LEVELS:
         raise ValueError(f"Unknown bot level {level!r} — use one of {', '.join(LEVELS)}.")
     if view.seat not in view.to_act or not view.legal:
@@ -89,6 +81,4 @@ def choose_action(view, level: str, seed: int = 0, *, samples: "int | None" = No
 
 def hint(view) -> Hint:
     """What the person in this seat might do now, and why, in one line.  Under 300 ms."""
-    from .hints import make_hint
-
     return make_hint(view)

@@ -13,14 +13,25 @@ blocking or shooting the moon — using Medium's rules where they agree.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from games.engine import Card, fast
 from games.engine.fast import HEARTS, QS, SUIT_MASKS
 
-from . import Hint, hard, medium, policy
+from . import hard, medium, policy
 from .policy import Reason, highest
+from .standing import outcome
 from .state import Knowledge
 
-__all__ = ["make_hint", "HINT_EFFORT", "HINT_TIME"]
+__all__ = ["Hint", "make_hint", "HINT_EFFORT", "HINT_TIME"]
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A suggested action (3 cards to pass, a card to play, or a moon choice) and why."""
+
+    action: object
+    reason: str
 
 #: search effort for a hint (simulated card plays) and a time cap in seconds
 HINT_EFFORT = 9000
@@ -79,8 +90,6 @@ def _moon_hint(view) -> Hint:
     v = view.rules.deal_value
     totals = {c: [s + p for s, p in zip(view.scores, pts)] for c, pts in options.items()}
     other = "add" if choice == "subtract" else "subtract"
-    from .standing import outcome
-
     res = outcome(view.rules, totals[choice], view.seat)
     if res == 1.0:
         reason = (f"Add {v} to everyone else: that ends the game with you lowest" if choice == "add"

@@ -148,14 +148,13 @@ async def test_turn_timer_fires_by_itself_on_the_in_process_runner(people, setti
     for player in players:
         await player.receive()
     # shorten the running timer: schedule the timeout task for a deadline just passed
-    from games.tasks import turn_timeout_task
     from hearts_site.taskrunner import schedule
 
     past = timezone.now() - dt.timedelta(seconds=1)
 
     def expire():
         Table.objects.filter(pk=table.pk).update(turn_deadline=past)
-        schedule(turn_timeout_task, table.pk, past.isoformat(), countdown=0.05)
+        schedule("games.turn_timeout", table.pk, past.isoformat(), countdown=0.05)
 
     await sync_to_async(expire)()
     for player in players:

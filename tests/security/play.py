@@ -4,6 +4,7 @@ Tasks the services schedule (computer turns, timers) are held in a queue and run
 so a test sees the table after every single action, as a player polling the page would."""
 from games import services
 from games.models import Table
+from hearts_site.taskrunner import task_named
 
 
 class StepDriver:
@@ -13,8 +14,8 @@ class StepDriver:
         self.queue: list = []
         monkeypatch.setattr(services, "schedule", self._schedule)
 
-    def _schedule(self, task, *args, countdown: float = 0.0):
-        self.queue.append((task, args))
+    def _schedule(self, task_name, *args, countdown: float = 0.0):
+        self.queue.append((task_named(task_name), args))
 
     def table(self) -> Table:
         return Table.objects.get(pk=self.table_id)
