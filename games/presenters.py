@@ -24,16 +24,18 @@ import functools
 import json
 from dataclasses import dataclass
 
+from django.template import engines
 from django.template.backends.utils import csrf_input_lazy
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.urls import reverse
 
-from games import bots, learn, snapshots
-from games.engine import Card, Game, PassDirection
+from games import bots, learn, services, snapshots
+from games.engine import Card, Game, PassDirection, Rules
 from games.models import Seat, Table
 from games.protocol import BadMove, parse_move
 from games.snapshots import Snapshot, Step, game_with_history
+from ratings.models import PROVISIONAL_GAMES
 
 # Friendly names for computer seats (seat number -> name); the level is shown beside it.
 SEAT_NAMES = bots.COMPUTER_NAMES[:6]
@@ -130,8 +132,6 @@ def _join(names: list[str]) -> str:
 
 def submit_fields(table_id: int, seat_number: int, data, *, user=None) -> str | None:
     """Apply what a client sent (HTTP POST or ws frame) for a seat; the player-facing error or None."""
-    from games import services
-
     try:
         action, version = parse_move(data)
     except BadMove as problem:
@@ -162,6 +162,8 @@ def _table_urls(table_id: int) -> dict:
         "new_game_url": url("games:new"),
         "learn_url": url("games:learn"),
         "my_games_url": url("games:my_games"),
+        "lobby_url": url("live:lobby"),
+        "new_room_url": url("live:lobby") + "#create-room",
     }
 
 
@@ -415,7 +417,10 @@ def table_context(table: Table | Snapshot, seat_number: int, *, hint=None, error
     game_over = None
     if view.phase == "over" or ended:
         order = sorted(range(n), key=lambda s: (view.scores[s], s))
+        places = standing_places(view.scores)
         winners = list(view.winners)
+        changes = {seat.number: _rating_change(snapshot.rating_changes.get(seat.user_id))
+                   for seat in snapshot.seats if seat.user_id in snapshot.rating_changes}
         game_over = {
             "finished": view.phase == "over",
             "abandoned": table.status == Table.Status.ABANDONED,
@@ -424,10 +429,12 @@ def table_context(table: Table | Snapshot, seat_number: int, *, hint=None, error
             "winners_text": _winners_text(winners, seats, me),
             "i_won": me in winners,
             "standings": [
-                {"place": place + 1, "name": seats[s]["name"], "score": view.scores[s], "is_me": s == me,
-                 "won": s in winners}
-                for place, s in enumerate(order)
+                {"place": places[s], "name": seats[s]["name"],
+                 "score": view.scores[s], "is_me": s == me, "won": s in winners, "rating": changes.get(s)}
+                for s in order
             ],
+            "rated": bool(changes),
+            "my_rating": changes.get(me),
         }
 
     deadline = table.turn_deadline.isoformat() if table.turn_deadline and not ended else None
@@ -448,6 +455,7 @@ def table_context(table: Table | Snapshot, seat_number: int, *, hint=None, error
         "pass_direction": str(view.pass_direction),
         "pass_direction_text": _direction_text(view, names),
         "my_turn": my_turn,
+        "turn": " ".join(str(s) for s in view.to_act) if not ended else "",
         "is_over": view.phase == "over" or ended,
         "error": error,
         "me": me_dict,
@@ -482,6 +490,30 @@ def table_context(table: Table | Snapshot, seat_number: int, *, hint=None, error
     return context
 
 
+def standing_places(scores) -> list[int]:
+    """Each seat's place at the end of a game: lower scores first, and equal scores share a
+    place, as they do in the ratings (``ratings.services``).
+
+    >>> standing_places([26, 13, 13, 0])
+    [4, 2, 2, 1]
+    """
+    return [1 + sum(other < score for other in scores) for score in scores]
+
+
+def _rating_change(change) -> dict:
+    """One person's rating change, in words for the game's end (``ratings.models.RatingChange``)."""
+    delta = change.display_after - change.display_before
+    return {
+        "before": change.display_before,
+        "after": change.display_after,
+        "delta": f"{delta:+d}" if delta else "±0",
+        "provisional": change.games_after < PROVISIONAL_GAMES,
+        "games": change.games_after,
+        "needed": PROVISIONAL_GAMES,
+        "dropped": change.dropped,
+    }
+
+
 def _steps_of_deal(steps: list[Step], deal: int) -> list[Step]:
     """The steps of ``deal`` when it is the newest one (none if it has not begun). Found from
     the end: a whole game's history is long, and every seat is drawn at every move."""
@@ -505,8 +537,6 @@ def _rules_lines(table: Table) -> tuple[str, ...]:
 @functools.lru_cache(maxsize=256)
 def _describe_rules(learning: bool, rules_json: str) -> tuple[str, ...]:
     """Drawn once per set of rules: every seat's table lists them at every move."""
-    from games.engine import Rules
-
     described = tuple(Rules.from_dict(json.loads(rules_json)).describe())
     if learning:
         return (
@@ -691,8 +721,6 @@ def _part_id(html: str) -> str:
 @functools.cache
 def _templates():
     """The Jinja2 environment of the table's templates (``hearts_site.jinja2``)."""
-    from django.template import engines
-
     return engines["jinja2"].env
 
 

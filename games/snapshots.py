@@ -28,8 +28,12 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from django.conf import settings
+from django.db import connection
 
 from games.engine import Game
+from games.models import Seat, Table
+from games.results import game_key
+from ratings.selectors import changes_of_game
 
 # --------------------------------------------------------------------------- public history
 
@@ -80,7 +84,8 @@ def game_with_history(state: dict, ply: int | None = None) -> tuple[Game, list[S
 
 class Snapshot:
     """A table at one version: ``table`` (the row), ``seats`` (by number), ``game`` (None
-    before the start) and, on demand, ``steps`` (the public history, for the table page)."""
+    before the start) and, on demand, ``steps`` (the public history, for the table page) and
+    ``rating_changes`` (of a finished rated game)."""
 
     def __init__(self, table, seats, game: Game | None, steps: list[Step] | None = None):
         self.table = table
@@ -90,6 +95,7 @@ class Snapshot:
         self.key = row_key(table)
         self.seat_rows = getattr(seats, "rows", None)  # see read_seats
         self._steps = steps
+        self._rating_changes = None if table.rated and table.status == table.Status.FINISHED else {}
         self._views: dict = {}
 
     def __repr__(self) -> str:
@@ -108,8 +114,16 @@ class Snapshot:
     @property
     def drawable(self) -> bool:
         """True when the table can be drawn from this snapshot alone, without a database
-        read (the history is known, or there is none yet)."""
-        return self.game is None or self._steps is not None
+        read (the history is known, or there is none yet, and so are the rating changes)."""
+        return (self.game is None or self._steps is not None) and self._rating_changes is not None
+
+    @property
+    def rating_changes(self) -> dict:
+        """What a finished rated game did to each person's rating (``ratings.models.RatingChange``
+        by user id), read on first use; empty for any other table."""
+        if self._rating_changes is None:
+            self._rating_changes = changes_of_game(game_key(self.table))
+        return self._rating_changes
 
     @property
     def steps(self) -> list[Step]:
@@ -204,16 +218,12 @@ def read_seats(table) -> SeatList:
 
 
 def _seat_columns(table_id) -> tuple:
-    from django.db import connection
-
     with connection.cursor() as cursor:
         cursor.execute(_seat_columns_sql(), [table_id])
         return tuple(map(tuple, cursor.fetchall()))
 
 
 def _seats_query(table_id):
-    from games.models import Seat
-
     fields = [field.name for field in Seat._meta.concrete_fields] + list(SHOWN_OF_A_PERSON)
     return Seat.objects.filter(table_id=table_id).select_related("user").only(*fields).order_by("number")
 
@@ -221,8 +231,6 @@ def _seats_query(table_id):
 @functools.cache
 def _seat_columns_sql() -> str:
     """The SQL of :func:`_seats_query` as plain columns, with the table's id as parameter."""
-    from games.models import Seat
-
     columns = [field.attname for field in Seat._meta.concrete_fields] + list(SHOWN_OF_A_PERSON)
     return sql_for_any_id(_seats_query(0).values_list(*columns))
 
@@ -233,8 +241,6 @@ def lock_row(table_id: int):
 
     Every move starts here, so the query is the ORM's own compiled once (:func:`_lock_row_sql`):
     building it each time cost more than running it."""
-    from games.models import Table
-
     for table in Table.objects.raw(_lock_row_sql(), [table_id]):
         return table
     raise Table.DoesNotExist(f"There is no table {table_id}.")
@@ -242,8 +248,6 @@ def lock_row(table_id: int):
 
 @functools.cache
 def _lock_row_sql() -> str:
-    from games.models import Table
-
     # Compiled inside a transaction, as select_for_update must be (and is, when it runs).
     return sql_for_any_id(Table.objects.select_for_update().defer("state").filter(pk=0))
 
@@ -290,13 +294,13 @@ def game_of(table) -> Game:
 def load(table_id: int) -> Snapshot | None:
     """Read a table (``state`` only if needed) and its seats now; None if there is none.
     The snapshot is :attr:`Snapshot.drawable`."""
-    from games.models import Table
-
     table = Table.objects.select_related("host").defer("state").filter(pk=table_id).first()
     if table is None:
         return None
     snapshot = of_row(table)
-    snapshot.steps  # worked out here, where the database may be read, so it can be drawn anywhere
+    # Worked out here, where the database may be read, so that it can be drawn anywhere.
+    snapshot.steps
+    snapshot.rating_changes
     return snapshot
 
 

@@ -76,6 +76,12 @@ def player_ratings(user) -> list[Rating]:
 _same_place = RatingChange.objects.filter(game_id=OuterRef("game_id"), rank=OuterRef("rank")).exclude(pk=OuterRef("pk"))
 
 
+def changes_of_game(game_key: str) -> dict[int, RatingChange]:
+    """What the game ``game_key`` did to each player's rating, by user id (empty when it was
+    not rated, or has not been processed)."""
+    return {change.user_id: change for change in RatingChange.objects.filter(game__game_key=game_key)}
+
+
 def rating_history(user, table_size: int) -> list[RatingChange]:
     """``user``'s rating changes at ``table_size``, oldest first; ``.tied`` marks a shared place."""
     return list(

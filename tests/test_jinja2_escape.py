@@ -31,3 +31,11 @@ def test_the_table_fragment_prints_through_it():
     assert template.root_render_func.__globals__["escape"] is escape
     html = template.render(name="<Tom & 'Jerry'>", n=3, safe=mark_safe("<i>ok</i>"))
     assert html == "<p title='&lt;Tom &amp; &#39;Jerry&#39;&gt;'>&lt;Tom &amp; &#39;Jerry&#39;&gt; 3 <i>ok</i></p>"
+
+
+def test_the_templates_leave_out_their_indentation_and_block_lines():
+    """Parts of the table are sent at every move: what only a reader of the template needs
+    (indentation, the lines of block tags) is not sent."""
+    env = engines["jinja2"].env
+    template = env.from_string("<ul>\n  {% for x in xs %}\n    <li>{{ x }}</li>\n  {% endfor %}\n</ul>\n<p>a\n   b</p>")
+    assert template.render(xs=[1, 2]) == "<ul>\n<li>1</li>\n<li>2</li>\n</ul>\n<p>a\nb</p>"

@@ -137,7 +137,7 @@ class Stats:
 
 
 STATE_TAG = re.compile(r'<span id="t-state" hidden data-version="(\d+)" data-phase="\w+" data-deal="\d+" '
-                       r'data-my-turn="([01])" data-over="([01])"')
+                       r'data-turn="[\d ]*" data-my-turn="([01])" data-over="([01])"')
 HAND_PART = re.compile(r'<div id="t-me".*?</form>', re.S)
 LEGAL_CARD = re.compile(r'name="card" value="(\w\w)"')
 ERROR_CODE = re.compile(r'id="live-error"[^>]*data-code="([^"]+)"')

@@ -142,7 +142,8 @@
     if (control) control.focus({ preventScroll: true });
   }
 
-  /* #table's own classes and version follow the #t-state part (the root is not resent). */
+  /* #table's own classes, version and whose turn it is follow the #t-state part (the root is
+   * not resent; the stylesheet marks the seats to act from #table[data-turn]). */
   function followState() {
     var table = document.getElementById("table");
     var state = document.getElementById("t-state");
@@ -151,6 +152,7 @@
     table.setAttribute("data-version", state.getAttribute("data-version"));
     table.setAttribute("data-phase", phase);
     table.setAttribute("data-deal", state.getAttribute("data-deal"));
+    table.setAttribute("data-turn", state.getAttribute("data-turn"));
     table.className = table.className.replace(/\bphase-\S+/g, "").trim() + " phase-" + phase;
     table.classList.toggle("my-turn", state.getAttribute("data-my-turn") === "1");
     table.classList.toggle("is-over", state.getAttribute("data-over") === "1");
