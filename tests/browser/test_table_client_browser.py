@@ -1,5 +1,6 @@
 """The table client in chromium: what the player was doing survives the updates, cards move,
 the last trick can be looked at, presence shows without a move, your turn is announced."""
+import re
 import subprocess
 import sys
 
@@ -21,6 +22,18 @@ services.start_table(table.pk)
 print("CODE=" + table.code)
 """
 
+TIMED_LIVE_TABLE = LIVE_TABLE.replace('Rules()', 'Rules(passing="none")').replace(
+    'seed=11)', 'seed=11, turn_timer_seconds=60)')
+
+# The page's notifications, recorded; and a tab the test can hide (document.hidden).
+NOTIFICATIONS = """
+window.shown = [];
+window.Notification = function (title, options) { window.shown.push([title, options.body]); this.close = function () {}; };
+window.Notification.permission = "granted";
+window.Notification.requestPermission = function () { return Promise.resolve("granted"); };
+Object.defineProperty(document, "hidden", {get: () => !!window.pretendHidden, configurable: true});
+"""
+
 COUNT_ANIMATIONS = """
 window.cardMotions = 0;
 const animate = Element.prototype.animate;
@@ -31,10 +44,10 @@ Element.prototype.animate = function () {
 """
 
 
-def live_table(site, ann, bob) -> str:
+def live_table(site, ann, bob, script=LIVE_TABLE) -> str:
     site.session_for(ann)
     site.session_for(bob)
-    result = subprocess.run([sys.executable, "manage.py", "shell", "-c", LIVE_TABLE.format(ann=ann, bob=bob)],
+    result = subprocess.run([sys.executable, "manage.py", "shell", "-c", script.format(ann=ann, bob=bob)],
                             cwd=ROOT, env=site.env, capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     return next(line[5:] for line in result.stdout.splitlines() if line.startswith("CODE="))
@@ -125,3 +138,37 @@ def test_keyboard_play_keeps_focus_in_the_hand_cards_move_and_the_last_trick_can
     page.keyboard.press("Enter")
     wait_for_change(page, old)
     assert page.locator("#t-previous").is_visible()
+
+
+def test_your_turn_in_a_hidden_tab_is_told_by_a_notification_and_the_title_counts_down(site, open_page, screens):
+    code = live_table(site, "noa", "oli", TIMED_LIVE_TABLE)
+    noa = open_page("noa")
+    noa.context.add_init_script(NOTIFICATIONS)
+    noa.goto(f"{site.url}/live/room/{code}/")
+    noa.wait_for_selector("#table[data-synced] #t-me")
+    noa.check("input[data-setting=notify]")
+    noa.evaluate("window.pretendHidden = true")
+    oli = open_page("oli")
+    oli.goto(f"{site.url}/live/room/{code}/")
+    oli.wait_for_selector("#table[data-synced] #t-me")
+    for _ in range(40):
+        if noa.evaluate("window.shown.length"):
+            break
+        for page in (noa, oli):
+            if "my-turn" in page.get_attribute("#table", "class"):
+                if page is noa:
+                    title = noa.title()
+                    assert re.match(r"^● Your turn · \d+s · ", title), title
+                old = version(page)
+                tap(page, page.locator("#t-me .playing-card.legal").first)
+                wait_for_change(page, old)
+        noa.wait_for_timeout(300)
+    else:
+        raise AssertionError("Noa's turn never came while her tab was hidden")
+    noa.wait_for_selector("#table.my-turn")
+    (heading, body), = noa.evaluate("window.shown")
+    assert heading == "Your turn at Hearts" and body == noa.inner_text("#t-status")
+    assert re.match(r"^● Your turn · \d+s · ", noa.title())
+    seconds = int(re.match(r"^● Your turn · (\d+)s", noa.title())[1])
+    assert 0 < seconds <= 60
+    assert not re.match(r"^● Your turn", oli.title()), "Oli's tab does not say it is his turn"

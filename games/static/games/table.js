@@ -9,7 +9,9 @@
  *   "Last trick" panel, a dismissed deal summary, the speed and sound settings.
  * - Every move sent carries the table version the player saw (#table[data-version]), so a
  *   double click or a move made on an older position changes nothing.
- * - Your turn: the tab's title says so, focus goes to your hand, and a sound if asked for.
+ * - Your turn: the tab's title says so (with the seconds left on a timed table), focus goes
+ *   to your hand, a sound if asked for, and a browser notification if asked for while the
+ *   tab is hidden (live tables).
  * - Tapping a card that cannot be played says why (data-why, from the server).
  * - The socket is opened again after the server closed it for a fault (code 4503): the
  *   extension itself only reconnects after a dropped connection.
@@ -24,7 +26,7 @@
     normal: { slide: 280, hold: 1000, collect: 380 },
     fast: { slide: 140, hold: 450, collect: 200 }
   };
-  var TURN_MARK = "● Your turn · ";
+  var TURN_MARK = /^● Your turn( · \d+s)? · /;
 
   function setting(name, fallback) {
     try { return localStorage.getItem("hearts." + name) || fallback; } catch (e) { return fallback; }
@@ -156,22 +158,42 @@
     table.className = table.className.replace(/\bphase-\S+/g, "").trim() + " phase-" + phase;
     table.classList.toggle("my-turn", state.getAttribute("data-my-turn") === "1");
     table.classList.toggle("is-over", state.getAttribute("data-over") === "1");
-    title(state.getAttribute("data-my-turn") === "1");
+    title(state.getAttribute("data-my-turn") === "1", secondsLeft());
   }
 
   // ------------------------------------------------------------------ your turn
 
-  function title(myTurn) {
-    var plain = document.title.indexOf(TURN_MARK) === 0 ? document.title.slice(TURN_MARK.length) : document.title;
-    document.title = myTurn ? TURN_MARK + plain : plain;
+  /* "● Your turn · 25s · Hearts" while it is your turn (the seconds on a timed table). */
+  function title(myTurn, secondsLeft) {
+    var plain = document.title.replace(TURN_MARK, "");
+    var left = secondsLeft === undefined || secondsLeft === null ? "" : " · " + secondsLeft + "s";
+    document.title = myTurn ? "● Your turn" + left + " · " + plain : plain;
+  }
+
+  function myTurnNow() {
+    var table = document.getElementById("table");
+    return !!table && table.classList.contains("my-turn");
   }
 
   function yourTurn(before) {
     if (!before.quiet && setting("sound", "") === "on") chime();
+    if (!before.quiet && document.hidden) notify();
     if (before.focusedElsewhere) return;  // the player is busy elsewhere on the page
     var hand = document.getElementById("t-me");
     var first = hand && (hand.querySelector(".playing-card.legal") || hand.querySelector("label.playing-card"));
     if (first && document.activeElement !== first) focusCard(first);
+  }
+
+  /* A browser notification, when the player asked for them and allowed them. */
+  function notify() {
+    if (setting("notify", "") !== "on" || !window.Notification || Notification.permission !== "granted") return;
+    try {
+      var status = document.getElementById("t-status");
+      var note = new Notification("Your turn at Hearts", {
+        body: status ? status.textContent.trim() : "", tag: "hearts-turn-" + location.pathname
+      });
+      note.onclick = function () { window.focus(); note.close(); };
+    } catch (e) {}
   }
 
   var audio = null;
@@ -340,6 +362,10 @@
     if (input.matches("[data-setting]")) {
       var value = input.type === "checkbox" ? (input.checked ? "on" : "") : input.value;
       try { localStorage.setItem("hearts." + input.getAttribute("data-setting"), value); } catch (e) {}
+      if (input.getAttribute("data-setting") === "notify" && input.checked && window.Notification &&
+          Notification.permission === "default") {
+        Notification.requestPermission();  // asked here, when the player ticks the box
+      }
       return;
     }
     if (input.name !== "cards") return;
@@ -399,13 +425,20 @@
 
   // ------------------------------------------------------------------ the turn timer
 
+  function secondsLeft() {
+    var chip = document.querySelector(".countdown[data-deadline]");
+    if (!chip) return null;
+    return Math.max(0, Math.ceil((Date.parse(chip.getAttribute("data-deadline")) - Date.now()) / 1000));
+  }
+
   function tick() {
+    var left = secondsLeft();
     document.querySelectorAll(".countdown[data-deadline]").forEach(function (chip) {
-      var left = Math.max(0, Math.ceil((Date.parse(chip.getAttribute("data-deadline")) - Date.now()) / 1000));
       var value = chip.querySelector(".countdown-value");
       if (value) value.textContent = left;
       chip.classList.toggle("low", left <= 10);
     });
+    if (document.getElementById("table")) title(myTurnNow(), left);
   }
   setInterval(tick, 500);
 
