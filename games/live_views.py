@@ -7,6 +7,7 @@ on at a table where you are already seated does not, so a lapse lets a game fini
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -14,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.decorators import live_access_required
 from accounts.selectors import has_live_access, live_access_action, live_access_denied_reason
-from games import matchmaking, services, snapshots
+from games import matchmaking, presenters, services, snapshots
 from games.forms import NewGameForm
 from games.models import QueueEntry, Seat, Table
 from games.consumers import render_table_html
@@ -57,10 +58,22 @@ def lobby(request):
     )
     access = has_live_access(request.user)
     return render(request, "live/lobby.html", {
-        "room_form": RoomForm(), "queue_form": QueueForm(), "my_tables": my_tables,
+        "room_form": RoomForm(), "queue_form": QueueForm(), "my_tables": my_tables, "open_rooms": open_rooms(),
         "has_access": access, **({} if access else _denied_context(request.user)),
         "queue_entry": QueueEntry.objects.filter(user=request.user, table__isnull=True).first(),
     })
+
+
+OPEN_ROOMS_LISTED = 20
+
+
+def open_rooms() -> list[dict]:
+    """Rooms waiting for players, newest first: their host, rules and free seats."""
+    rooms = (Table.objects.filter(kind=Table.Kind.FRIENDS, status=Table.Status.WAITING)
+             .annotate(free=Count("seats", filter=Q(seats__user__isnull=True, seats__bot_level="")))
+             .filter(free__gt=0).select_related("host").order_by("-created_at")[:OPEN_ROOMS_LISTED])
+    return [{"table": room, "host": room.host.public_name, "free": room.free, "target": room.rules["target"],
+             "rules": presenters.rules_lines(room)} for room in rooms]
 
 
 # --------------------------------------------------------------------------- friend rooms
@@ -104,6 +117,7 @@ def room(request, code):
         "room_url": request.build_absolute_uri(reverse("live:room", args=[table.code])),
         "socket_path": table_socket_path(table.pk), "bot_levels": Seat.BotLevel.choices,
         "can_join": mine is None and table.status == Table.Status.WAITING,
+        "rules_lines": presenters.rules_lines(table),
     }
     if mine is None and table.status == Table.Status.WAITING and not has_live_access(request.user):
         context.update(_denied_context(request.user), can_join=False)
@@ -163,6 +177,18 @@ def start(request, code):
     except services.ActionRejected as error:
         return _rejected(request, table, error)
     return redirect("live:room", code=table.code)
+
+
+@require_POST
+@login_required
+def close_room(request, code):
+    table = _room(code)
+    try:
+        services.close_room(table.pk, request.user)
+    except services.ActionRejected as error:
+        return _rejected(request, table, error)
+    messages.info(request, "You closed the room.")
+    return redirect("live:lobby")
 
 
 # --------------------------------------------------------------------------- matchmaking

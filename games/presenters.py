@@ -287,8 +287,9 @@ def table_context(table: Table | Snapshot, seat_number: int, *, hint=None, error
         return {
             "table_id": table.pk, "version": table.version, "status": table.status, "live": live,
             "kind": table.kind, "waiting": True, "error": error, "seat": seat_number,
-            "status_text": "Waiting for the game to start.",
-            "rules_lines": _rules_lines(table), **_urls(table),
+            "status_text": (table.end_reason or "This game is over.") if not table.is_active
+            else "Waiting for the game to start.",
+            "rules_lines": rules_lines(table), **_urls(table),
         }
     game, steps = snapshot.game, snapshot.steps
     view = snapshot.view(seat_number)
@@ -483,7 +484,7 @@ def table_context(table: Table | Snapshot, seat_number: int, *, hint=None, error
         "kitty_size": view.kitty_size,
         "removed": [card_info(card) for card in view.removed],
         "target": view.rules.target,
-        "rules_lines": _rules_lines(table),
+        "rules_lines": rules_lines(table),
         **_urls(table),
     }
     context["notes"] = learn.notes(view, steps, names) if is_learn else []
@@ -506,7 +507,7 @@ def _rating_change(change) -> dict:
     return {
         "before": change.display_before,
         "after": change.display_after,
-        "delta": f"{delta:+d}" if delta else "±0",
+        "delta": f"{delta:+d}".replace("-", "−") if delta else "±0",
         "provisional": change.games_after < PROVISIONAL_GAMES,
         "games": change.games_after,
         "needed": PROVISIONAL_GAMES,
@@ -530,7 +531,8 @@ def _last_scored_deal(steps: list[Step]) -> int:
     return 1
 
 
-def _rules_lines(table: Table) -> tuple[str, ...]:
+def rules_lines(table: Table) -> tuple[str, ...]:
+    """The rules of ``table`` in words, one line each (the target and every house rule)."""
     return _describe_rules(table.kind == Table.Kind.LEARN, json.dumps(table.rules, sort_keys=True))
 
 

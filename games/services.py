@@ -275,11 +275,12 @@ def _plan_next(table: Table, game: Game, seats: list[Seat] | None = None) -> Non
         table.turn_deadline = None
 
 
-def abandon_table(table_id: int, reason: str) -> bool:
-    """End a game that cannot go on (staff action, everyone left). Returns False if it had ended."""
+def abandon_table(table_id: int, reason: str, *, before_start: bool = False) -> bool:
+    """End a game that cannot go on (staff action, everyone left), or with ``before_start`` a
+    room whose game has not started. Returns False if it had ended (or started)."""
     with task_batch(), transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table_id)
-        if not table.is_active:
+        if not table.is_active or (before_start and table.status != Table.Status.WAITING):
             return False
         table.status = Table.Status.ABANDONED
         table.finished_at = timezone.now()
@@ -509,6 +510,16 @@ def leave_seat(table_id: int, user) -> bool:
         seat.save()
         _announce(table, [{"type": "seat_left", "seat": seat.number}])
     return True
+
+
+def close_room(table_id: int, host) -> None:
+    """The host closes a room before its game has started: nobody can sit there any more, and
+    those seated are told (through :func:`abandon_table`, the one way a table ends early)."""
+    table = Table.objects.get(pk=table_id)
+    if table.host_id != host.pk:
+        raise ActionRejected("not_host", "Only the host can close the room.")
+    if not abandon_table(table_id, "The host closed the room.", before_start=True):
+        raise ActionRejected("already_started", "The game has started: the room cannot be closed now.")
 
 
 def fill_empty_seats(table_id: int, host, level: str = Seat.BotLevel.MEDIUM) -> int:

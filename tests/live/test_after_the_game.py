@@ -58,7 +58,7 @@ def test_each_person_sees_the_places_their_rating_change_and_where_to_go_next(pe
         mine = re.search(r'<p class="my-rating">Your rating: (\d+) → <strong>(\d+)</strong> \(([^)]*)\)', html)
         assert mine and (int(mine[1]), int(mine[2])) == (change.display_before, change.display_after)
         delta = change.display_after - change.display_before
-        assert mine[3] == (f"{delta:+d}" if delta else "±0")
+        assert mine[3] == (f"{delta:+d}".replace("-", "−") if delta else "±0")
         assert "provisional, 1 of 10 rated games" in html
         assert 'href="/live/">Back to the lobby</a>' in html and "New room</a>" in html
 

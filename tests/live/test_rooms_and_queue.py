@@ -1,5 +1,6 @@
 """Friend rooms (create, link, seats, computers, start) and the matchmaking queue."""
 import datetime as dt
+import re
 
 import pytest
 from django.urls import reverse
@@ -206,3 +207,43 @@ def test_a_seat_that_is_not_one_says_so_and_takes_nothing(client, subscribed, se
     assert Table.objects.get(pk=table.pk).version == 0
     response = client.post(reverse("live:take_seat", args=[table.code]), {"seat": "2"})
     assert Seat.objects.get(table=table, user=bob).number == 2
+
+
+def test_the_room_shows_its_rules_before_you_sit_and_the_lobby_lists_rooms_with_free_seats(client, subscribed):
+    ann, bob, cat, dan = subscribed
+    login(client, ann).post(reverse("live:create_room"), dict(ROOM_POST, target="custom", target_custom="75",
+                                                             jack_of_diamonds="yes"))
+    room = Table.objects.get(kind="friends")
+    page = login(client, bob).get(reverse("live:room", args=[room.code])).content.decode()
+    assert "Rules at this table" in page and "reaches 75 points" in page and "J♦" in page
+    lobby = client.get(reverse("live:lobby")).content.decode()
+    listed = re.search(r'<section class="live-panel" id="open-rooms">(.*?)</section>', lobby, re.S)[1]
+    assert reverse("live:room", args=[room.code]) in listed and "Ann</strong>'s room" in listed
+    assert "4 players · game to 75 · 3 seats free" in listed and "reaches 75 points" in listed
+    # A full room (friends and computers) is not listed; nor is one that has started.
+    services.fill_empty_seats(room.pk, ann)
+    assert reverse("live:room", args=[room.code]) not in client.get(reverse("live:lobby")).content.decode()
+
+
+def test_the_host_closes_a_waiting_room_and_the_others_are_told(client, subscribed):
+    ann, bob, *_ = subscribed
+    login(client, ann).post(reverse("live:create_room"), ROOM_POST)
+    room = Table.objects.get(kind="friends")
+    services.take_seat(room.pk, bob)
+    assert login(client, bob).post(reverse("live:close_room", args=[room.code])).status_code == 302
+    room.refresh_from_db()
+    assert room.status == Table.Status.WAITING, "only the host closes the room"
+    response = login(client, ann).post(reverse("live:close_room", args=[room.code]))
+    assert response["Location"] == reverse("live:lobby")
+    room.refresh_from_db()
+    assert room.status == Table.Status.ABANDONED and room.end_reason == "The host closed the room."
+    page = login(client, bob).get(reverse("live:room", args=[room.code])).content.decode()
+    assert "The host closed the room." in page and 'id="take-seat"' not in page
+    # A room whose game has started cannot be closed: the game is left to its players.
+    login(client, ann).post(reverse("live:create_room"), ROOM_POST)
+    started = Table.objects.filter(kind="friends", status="waiting").get()
+    services.fill_empty_seats(started.pk, ann)
+    services.start_live_table(started.pk, ann)
+    client.post(reverse("live:close_room", args=[started.code]))
+    started.refresh_from_db()
+    assert started.status == Table.Status.PLAYING
