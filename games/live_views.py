@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 from accounts.decorators import live_access_required
 from accounts.selectors import has_live_access, live_access_action, live_access_denied_reason
 from games import matchmaking, presenters, services, snapshots
+from games.engine import Rules
 from games.forms import NewGameForm
 from games.models import QueueEntry, Seat, Table
 from games.consumers import render_table_html
@@ -72,7 +73,7 @@ def open_rooms() -> list[dict]:
     rooms = (Table.objects.filter(kind=Table.Kind.FRIENDS, status=Table.Status.WAITING)
              .annotate(free=Count("seats", filter=Q(seats__user__isnull=True, seats__bot_level="")))
              .filter(free__gt=0).select_related("host").order_by("-created_at")[:OPEN_ROOMS_LISTED])
-    return [{"table": room, "host": room.host.public_name, "free": room.free, "target": room.rules["target"],
+    return [{"table": room, "host": room.host.public_name, "free": room.free, "target": Rules.from_dict(room.rules).target,
              "rules": presenters.rules_lines(room)} for room in rooms]
 
 
@@ -188,6 +189,19 @@ def close_room(request, code):
     except services.ActionRejected as error:
         return _rejected(request, table, error)
     messages.info(request, "You closed the room.")
+    return redirect("live:lobby")
+
+
+@require_POST
+@login_required
+def resign(request, code):
+    table = _room(code)
+    try:
+        left = services.resign(table.pk, request.user)
+    except services.ActionRejected as error:
+        return _rejected(request, table, error)
+    if left:
+        messages.info(request, "You left the game: a computer plays your seat to the end.")
     return redirect("live:lobby")
 
 

@@ -84,6 +84,9 @@ class Seat(models.Model):
     standing_in = models.BooleanField(
         default=False, help_text="A computer plays for the seat's person, who left; they may reclaim it."
     )
+    resigned = models.BooleanField(
+        default=False, help_text="The person left the game for good: a computer plays the seat to the end."
+    )
     connected = models.BooleanField(default=False)
     left_at = models.DateTimeField(null=True, blank=True)
 

@@ -111,6 +111,8 @@ def seat_name(seat: Seat) -> str:
 
 
 def seat_subtitle(seat: Seat) -> str:
+    if seat.user_id and seat.resigned:
+        return "Left the game; a computer plays"
     if seat.user_id and seat.standing_in:
         return "Computer playing for them"
     if seat.user_id:
@@ -147,11 +149,11 @@ def submit_fields(table_id: int, seat_number: int, data, *, user=None) -> str | 
 
 
 def _urls(table: Table) -> dict:
-    return _table_urls(table.pk)
+    return _table_urls(table.pk, table.code)
 
 
 @functools.lru_cache(maxsize=4096)
-def _table_urls(table_id: int) -> dict:
+def _table_urls(table_id: int, table_code: str) -> dict:
     def url(name, *args):
         return reverse(name, args=args)
 
@@ -163,6 +165,7 @@ def _table_urls(table_id: int) -> dict:
         "learn_url": url("games:learn"),
         "my_games_url": url("games:my_games"),
         "lobby_url": url("live:lobby"),
+        "resign_url": url("live:resign", table_code),
         "new_room_url": url("live:lobby") + "#create-room",
     }
 
@@ -237,6 +240,7 @@ def _seat_dicts(seat_rows: list[Seat], view, me: int) -> tuple[dict, list[dict],
             "is_person": bool(seat.user_id),
             "connected": seat.connected,
             "standing_in": seat.standing_in,
+            "resigned": seat.resigned,
             "computer_plays": seat.computer_plays,
             "hand_size": view.hand_sizes[number],
             "backs": card_backs_html(min(view.hand_sizes[number], 13)),
@@ -447,6 +451,7 @@ def table_context(table: Table | Snapshot, seat_number: int, *, hint=None, error
         "kind": table.kind,
         "status": table.status,
         "live": live,
+        "rated": table.rated,
         "is_learn": is_learn,
         "seat": me,
         "players": n,

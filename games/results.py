@@ -44,6 +44,7 @@ def seat_results(table, game: Game) -> list[SeatResult]:
             final_score=game.scores[seat.number],
             won=seat.number in winners,
             dropped=seat.standing_in,
+            left_at=seat.left_at if seat.standing_in else None,
             moons=moons[seat.number] if seat.user_id else 0,
             deals=deals if seat.user_id else 0,
         )

@@ -214,6 +214,8 @@ def _apply_action(table_id, seat_number, action, expected_version, user, actor) 
             raise ActionRejected("no_seat", f"There is no seat {seat_number} at this table.")
         if user is not None and seat.user_id != user.pk:
             raise ActionRejected("not_your_seat", "You can only play for your own seat.")
+        if user is not None and seat.resigned:
+            raise ActionRejected("resigned", "You left this game: a computer plays your seat to the end.")
         before = snapshots.of_row(table, seats, keep=False)
         game = before.game.copy()
         try:
@@ -605,6 +607,8 @@ def connection_opened(table_id: int, user, channel_name: str, server: str) -> Se
         seat = Seat.objects.filter(table_id=table_id, user=user).first()
         if seat is None:
             return None
+        if seat.resigned:
+            return seat  # they left for good: they may look, the computer keeps playing
         Seat.objects.filter(pk=seat.pk).update(connected=True, left_at=None)
         if seat.standing_in:
             reclaim_seat(table_id, user)
@@ -677,6 +681,30 @@ def stand_in_if_gone(table_id: int, seat_number: int, left_at_iso: str = "") -> 
     return True
 
 
+def resign(table_id: int, user) -> bool:
+    """A person leaves a live game in progress for good: a computer plays their seat at once
+    and to the end; in a rated game they are rated below everyone who stayed
+    (``ratings.services``, rule 5). Returns False if they had already left."""
+    with task_batch(), transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table_id)
+        if table.status != Table.Status.PLAYING or not table.is_live:
+            raise ActionRejected("not_playing", "Only a live game in progress can be left this way.")
+        seat = table.seats.filter(user=user).first()
+        if seat is None:
+            raise ActionRejected("no_seat", "You have no seat at this table.")
+        if seat.resigned:
+            return False
+        seat.resigned, seat.standing_in = True, True
+        seat.left_at = seat.left_at or timezone.now()
+        seat.save(update_fields=["resigned", "standing_in", "left_at"])
+        table.version += 1
+        _plan_next(table, load_game(table))
+        table.save()
+        _notify_after_commit(table, [{"type": "resigned", "seat": seat.number}])
+    log.info("resigned table=%s seat=%s", table_id, seat.number)
+    return True
+
+
 def reclaim_seat(table_id: int, user) -> bool:
     """A person is back at a seat a computer was playing for them: they play it again.
 
@@ -685,7 +713,7 @@ def reclaim_seat(table_id: int, user) -> bool:
     with task_batch(), transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table_id)
         seat = table.seats.filter(user=user).first()
-        if seat is None or not seat.standing_in:
+        if seat is None or not seat.standing_in or seat.resigned:
             return False
         seat.standing_in = False
         seat.save(update_fields=["standing_in"])

@@ -19,8 +19,10 @@ Rules
    player tied with you (see :mod:`ratings.skill` for how openskill is corrected for that).
 5. A person who dropped (left; a computer finished the game in their seat) is ranked below
    everyone who played to the end, whatever the score. Several dropped players tie for last.
-6. Nothing is rated unless at least two people sat at the table and at least one of them played
-   to the end. Such a game is still recorded once, and counts in the unrated statistics.
+   If every person dropped, they are ranked by when they left: whoever stayed longest first
+   (those who left at the same moment tie; all tie when a moment is unknown).
+6. Nothing is rated unless at least two people sat at the table. Such a game is still
+   recorded once, and counts in the unrated statistics.
 7. Abandoned games (ended by staff, or everyone left) — :func:`apply_abandoned_game`: the game
    is not rated, except that each person who had dropped before it was abandoned takes their
    loss: they are rated last against the people still seated (who tie above them). The people
@@ -37,6 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
@@ -60,6 +63,7 @@ class SeatResult:
     dropped: bool = False
     moons: int = 0
     deals: int = 0
+    left_at: datetime | None = None  # when a person who dropped left (rule 5)
 
     @property
     def is_person(self) -> bool:
@@ -91,7 +95,7 @@ def apply_game_result(game_key: str, table_size: int, results: list[SeatResult])
     if game is None:
         return None
     finishers = [p for p in people if not p.dropped]
-    ranks = [_place(p, finishers) for p in people]
+    ranks = [_place(p, finishers) for p in people] if finishers else _leaving_order(people)
     changes = _rate(game, table_size, people, ranks, persist=people)
     _add_stats(people, table_size, rated=True, shared_win=_shared_win(results))
     return changes
@@ -162,11 +166,24 @@ def _people(results: Iterable[SeatResult]) -> list[SeatResult]:
 
 
 def _enough_people(people: Sequence[SeatResult]) -> bool:
-    return len(people) >= 2 and any(not p.dropped for p in people)
+    return len(people) >= 2
 
 
 def _shared_win(results: Sequence[SeatResult]) -> bool:
     return sum(1 for r in results if r.won) > 1
+
+
+def _leaving_order(people: Sequence[SeatResult]) -> list[int]:
+    """Places when every person dropped: whoever left last is first; equal times tie, and so
+    does everyone when a time is unknown.
+
+    >>> at = [datetime(2026, 1, 1, 10, m) for m in (5, 30, 5)]
+    >>> _leaving_order([SeatResult(i, 0, dropped=True, left_at=t) for i, t in enumerate(at)])
+    [2, 1, 2]
+    """
+    if any(person.left_at is None for person in people):
+        return [1] * len(people)
+    return [1 + sum(other.left_at > person.left_at for other in people) for person in people]
 
 
 def _place(person: SeatResult, finishers: Sequence[SeatResult]) -> int:

@@ -70,6 +70,7 @@ def test_stopping_a_game_counts_it_in_the_statistics_and_deleting_removes_it(sit
     assert "The game is deleted." in page.inner_text(".messages")
     assert "Stopped" in page.inner_text("main") and "No game in progress." in page.inner_text("main")
     page.click("text=My statistics")
+    page.wait_for_selector("#stats tbody tr")  # the statistics page, not the one it was clicked on
     stats = page.locator("#stats")
     first_row = [cell.inner_text() for cell in stats.locator("tbody tr").first.locator("th, td").all()]
     assert first_row[:4] == ["All games", "1", "0", "0%"], first_row

@@ -3,6 +3,7 @@ and somewhere to go next."""
 import re
 
 import pytest
+from django.urls import reverse
 
 from games import presenters, services, snapshots
 from games.engine import Rules
@@ -12,13 +13,16 @@ from ratings.models import RatingChange
 pytestmark = pytest.mark.django_db
 
 
-def play_to_the_end(table_id, people):
+def play_to_the_end(table_id, people, skip=()):
+    """Each person plays the first legal card on their turn (a computer plays ``skip`` seats)."""
     for _ in range(2000):
         table = Table.objects.get(pk=table_id)
         if table.status != Table.Status.PLAYING:
             return table
         game = services.load_game(table)
         seat = game.to_act[0]
+        if seat in skip:
+            raise AssertionError("a computer plays that seat: it is never left waiting")
         action = "add" if game.phase == "moon_choice" else game.legal(seat)[:3] if game.phase == "pass" else game.legal(seat)[0]
         services.submit_action(table_id, seat, action, expected_version=table.version, user=people[seat])
     raise AssertionError("the game did not end")
@@ -72,3 +76,43 @@ def test_an_unrated_game_shows_no_ratings(people):
     play_to_the_end(table.pk, people)
     html = presenters.render_table(snapshots.load(table.pk), 0)
     assert "Game over" in html and "Your rating" not in html and "<th>Rating</th>" not in html
+
+
+def test_a_person_leaves_a_game_in_progress_a_computer_plays_at_once_and_they_are_rated_last(client, people, subscribe):
+    ann, bob, cat, dan = people
+    table = services.create_table(ann, Rules(target=30, passing="none"), kind=Table.Kind.FRIENDS,
+                                  seat_bots=[None] * 4, rated=True, seed=4)
+    for number, person in enumerate(people[1:], start=1):
+        services.take_seat(table.pk, person, number)
+    services.start_table(table.pk)
+    page = client_for(client, ann).get(reverse("live:room", args=[table.code])).content.decode()
+    assert "Leave game</button>" in page and "you are rated below everyone who stays" in page
+
+    leaver = services.load_game(Table.objects.get(pk=table.pk)).to_act[0]  # it is their turn
+    version = Table.objects.get(pk=table.pk).version
+    response = client_for(client, people[leaver]).post(reverse("live:resign", args=[table.code]))
+    assert response["Location"] == reverse("live:lobby")
+    table.refresh_from_db()
+    seat = table.seats.get(number=leaver)
+    assert seat.resigned and seat.standing_in and seat.left_at is not None
+    assert table.version > version + 1, "the computer played the leaver's turn at once"
+    # They cannot play again, nor take the seat back by coming back to the table.
+    game = services.load_game(table)
+    with pytest.raises(services.ActionRejected) as refused:
+        services.submit_action(table.pk, leaver, game.hands[leaver][0], user=people[leaver])
+    assert refused.value.code == "resigned"
+    assert not services.reclaim_seat(table.pk, people[leaver])
+    assert not services.resign(table.pk, people[leaver]), "once"
+
+    stayed = [person for number, person in enumerate(people) if number != leaver]
+    table = play_to_the_end(table.pk, people, skip={leaver})
+    changes = {change.user_id: change for change in RatingChange.objects.all()}
+    assert changes[people[leaver].pk].dropped
+    assert changes[people[leaver].pk].rank == 4 and all(changes[p.pk].rank < 4 for p in stayed)
+    html = presenters.render_table(snapshots.load(table.pk), leaver)
+    assert "left, rated last" in html
+
+
+def client_for(client, user):
+    client.force_login(user)
+    return client

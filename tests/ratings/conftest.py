@@ -30,7 +30,7 @@ def rate_game():
     Winners are the lowest scores among all seats; each seat played 10 deals.
     """
 
-    def rate(seats, *, dropped=(), moons=None, deals=10, key=None):
+    def rate(seats, *, dropped=(), moons=None, deals=10, key=None, left_at=None):
         low = min(score for _, score in seats)
         dropped_ids = {u.pk for u in dropped}
         results = [
@@ -41,6 +41,7 @@ def rate_game():
                 dropped=bool(user) and user.pk in dropped_ids,
                 moons=(moons or {}).get(user.pk if user else None, 0),
                 deals=deals,
+                left_at=(left_at or {}).get(user),
             )
             for user, score in seats
         ]

@@ -1,3 +1,4 @@
+import datetime as dt
 import threading
 import time
 
@@ -5,6 +6,7 @@ import pytest
 from django.db import connection, transaction
 from django.db.models import QuerySet
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from ratings import services, skill
 from ratings.models import PROVISIONAL_GAMES, PlayerStats, RatedGame, Rating, RatingChange
@@ -166,10 +168,19 @@ def test_fewer_than_two_people_rates_nothing_but_counts_statistics(players, rate
     assert (stats.rated, stats.games, stats.wins) == (False, 1, 1)
 
 
-def test_nobody_left_to_the_end_rates_nothing(players, rate_game):
-    a, b = players[:2]
-    assert rate_game([(a, 20), (b, 100), (None, 50)], dropped={a, b}) == []
-    assert not RatingChange.objects.exists()
+def test_when_every_person_left_whoever_stayed_longest_ranks_first(players, rate_game):
+    """Rule 5, everyone gone (it used to rate nobody): the order of leaving ranks them,
+    whatever the computers made of their scores."""
+    a, b, c = players[:3]
+    now = timezone.now()
+    left = {a: now - dt.timedelta(minutes=1), b: now - dt.timedelta(minutes=9), c: now - dt.timedelta(minutes=9)}
+    changes = rate_game([(a, 100), (b, 20), (c, 40), (None, 50)], dropped={a, b, c}, left_at=left)
+    assert [change.rank for change in changes] == [1, 2, 2]
+    assert rating_for(a, 4).display > rating_for(b, 4).display == rating_for(c, 4).display
+    # A moment unknown (an older record): they share the place.
+    d, e = players[3:5]
+    changes = rate_game([(d, 20), (e, 100), (None, 50)], dropped={d, e}, left_at={d: now})
+    assert [change.rank for change in changes] == [1, 1]
 
 
 def test_should_rate():
@@ -179,7 +190,7 @@ def test_should_rate():
     assert not services.should_rate(True, [person, bot, bot])
     gone = SeatResult(2, 100, False, dropped=True)
     assert services.should_rate(True, [person, gone, bot])
-    assert not services.should_rate(True, [SeatResult(1, 50, True, dropped=True), gone, bot])
+    assert services.should_rate(True, [SeatResult(1, 50, True, dropped=True), gone, bot]), "everyone left: rule 5"
 
 
 def test_provisional_until_ten_rated_games(players, rate_game):
@@ -271,3 +282,9 @@ def test_bad_results_are_refused(db, table_size, results, message):
     with transaction.atomic(), pytest.raises(ValueError, match=message):
         apply_game_result("table:16", table_size, results)
     assert not RatedGame.objects.exists()
+
+
+def test_the_examples_in_the_docstrings():
+    import doctest
+
+    assert doctest.testmod(services).attempted and doctest.testmod(services).failed == 0
