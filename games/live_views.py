@@ -36,6 +36,8 @@ class RoomForm(NewGameForm):
         help_text="When a player's time runs out, the computer plays that turn for them.",
     )
     rated = forms.BooleanField(required=False, label="Rated game", help_text="Counts toward everyone's rating.")
+    listed = forms.BooleanField(required=False, initial=True, label="List it in the lobby: anyone may join",
+                                help_text="Otherwise only those you send the link to can find it.")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -69,8 +71,9 @@ OPEN_ROOMS_LISTED = 20
 
 
 def open_rooms() -> list[dict]:
-    """Rooms waiting for players, newest first: their host, rules and free seats."""
-    rooms = (Table.objects.filter(kind=Table.Kind.FRIENDS, status=Table.Status.WAITING)
+    """Rooms listed in the lobby and waiting for players, newest first: their host, rules and
+    free seats."""
+    rooms = (Table.objects.filter(kind=Table.Kind.FRIENDS, status=Table.Status.WAITING, listed=True)
              .annotate(free=Count("seats", filter=Q(seats__user__isnull=True, seats__bot_level="")))
              .filter(free__gt=0).select_related("host").order_by("-created_at")[:OPEN_ROOMS_LISTED])
     return [{"table": room, "host": room.host.public_name, "free": room.free, "target": Rules.from_dict(room.rules).target,
@@ -92,6 +95,7 @@ def create_room(request):
     table = services.create_table(
         request.user, rules, kind=Table.Kind.FRIENDS, seat_bots=[None] * rules.players,
         rated=form.cleaned_data["rated"], turn_timer_seconds=form.cleaned_data["turn_timer_seconds"],
+        listed=form.cleaned_data["listed"],
     )
     return redirect("live:room", code=table.code)
 

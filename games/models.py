@@ -36,6 +36,7 @@ class Table(models.Model):
     state = models.JSONField(null=True, blank=True, help_text="games.engine.Game.to_dict(); empty until the game starts")
     version = models.PositiveIntegerField(default=0, help_text="Actions applied so far; every event carries it.")
     rated = models.BooleanField(default=False)
+    listed = models.BooleanField(default=False, help_text="A friend room anyone may find in the lobby and join.")
     turn_timer_seconds = models.PositiveSmallIntegerField(default=0, help_text="0 means no timer")
     autoplay_forced = models.BooleanField(
         default=False, help_text="A person's only legal card is played for them (a solo player's choice)."

@@ -58,6 +58,7 @@ def create_table(
     turn_timer_seconds: int = 0,
     seed: int | None = None,
     autoplay_forced: bool = False,
+    listed: bool = False,
 ) -> Table:
     """Create a table with the host in seat 0.
 
@@ -78,6 +79,7 @@ def create_table(
             rated=rated,
             turn_timer_seconds=turn_timer_seconds,
             autoplay_forced=autoplay_forced,
+            listed=listed and kind == Table.Kind.FRIENDS,
         )
         for number, level in enumerate(seat_bots):
             Seat.objects.create(

@@ -212,14 +212,16 @@ def test_a_seat_that_is_not_one_says_so_and_takes_nothing(client, subscribed, se
 def test_the_room_shows_its_rules_before_you_sit_and_the_lobby_lists_rooms_with_free_seats(client, subscribed):
     ann, bob, cat, dan = subscribed
     login(client, ann).post(reverse("live:create_room"), dict(ROOM_POST, target="custom", target_custom="75",
-                                                             jack_of_diamonds="yes"))
+                                                             jack_of_diamonds="yes", listed="on"))
     room = Table.objects.get(kind="friends")
+    private = services.create_table(cat, Rules(), kind=Table.Kind.FRIENDS, seat_bots=[None] * 4)  # link only
     page = login(client, bob).get(reverse("live:room", args=[room.code])).content.decode()
     assert "Rules at this table" in page and "reaches 75 points" in page and "J♦" in page
     lobby = client.get(reverse("live:lobby")).content.decode()
     listed = re.search(r'<section class="live-panel" id="open-rooms">(.*?)</section>', lobby, re.S)[1]
     assert reverse("live:room", args=[room.code]) in listed and "Ann</strong>'s room" in listed
     assert "4 players · game to 75 · 3 seats free" in listed and "reaches 75 points" in listed
+    assert reverse("live:room", args=[private.code]) not in lobby and "Cat</strong>" not in lobby
     # A full room (friends and computers) is not listed; nor is one that has started.
     services.fill_empty_seats(room.pk, ann)
     assert reverse("live:room", args=[room.code]) not in client.get(reverse("live:lobby")).content.decode()
