@@ -15,6 +15,7 @@ urlpatterns = [
     path("room/<str:code>/start/", live_views.start, name="start"),
     path("room/<str:code>/close/", live_views.close_room, name="close_room"),
     path("room/<str:code>/leave-game/", live_views.resign, name="resign"),
+    path("room/<str:code>/rematch/", live_views.rematch, name="rematch"),
     path("queue/", live_views.queue, name="queue"),
     path("queue/join/", live_views.queue_join, name="queue_join"),
     path("queue/status/", live_views.queue_status, name="queue_status"),

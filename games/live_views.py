@@ -209,6 +209,23 @@ def resign(request, code):
     return redirect("live:lobby")
 
 
+@require_POST
+@live_access_required
+def rematch(request, code):
+    """Ask for a rematch or accept one (answer=yes), or decline it (answer=no)."""
+    table = _room(code)
+    answer = request.POST.get("answer")
+    if answer not in ("yes", "no"):
+        return _rejected(request, table, "Answer the rematch with yes or no.")
+    try:
+        offer = services.answer_rematch(table.pk, request.user, answer == "yes")
+    except services.ActionRejected as error:
+        return _rejected(request, table, error)
+    if offer is not None and offer["state"] == "started":
+        return redirect("live:room", code=offer["code"])
+    return redirect("live:room", code=table.code)
+
+
 # --------------------------------------------------------------------------- matchmaking
 
 

@@ -37,6 +37,11 @@ class Table(models.Model):
     version = models.PositiveIntegerField(default=0, help_text="Actions applied so far; every event carries it.")
     rated = models.BooleanField(default=False)
     listed = models.BooleanField(default=False, help_text="A friend room anyone may find in the lobby and join.")
+    rematch = models.JSONField(
+        null=True, blank=True,
+        help_text="After a live game: the rematch offered (games.services.answer_rematch): the new room's code, "
+                  "its state (open, started, closed), each person's answer (yes, no, late) and until when it is open.",
+    )
     turn_timer_seconds = models.PositiveSmallIntegerField(default=0, help_text="0 means no timer")
     autoplay_forced = models.BooleanField(
         default=False, help_text="A person's only legal card is played for them (a solo player's choice)."

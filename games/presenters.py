@@ -440,6 +440,7 @@ def table_context(table: Table | Snapshot, seat_number: int, *, hint=None, error
             ],
             "rated": bool(changes),
             "my_rating": changes.get(me),
+            "rematch": _rematch(table, snapshot.seats, me, seats) if live and view.phase == "over" else None,
         }
 
     deadline = table.turn_deadline.isoformat() if table.turn_deadline and not ended else None
@@ -494,6 +495,29 @@ def table_context(table: Table | Snapshot, seat_number: int, *, hint=None, error
     }
     context["notes"] = learn.notes(view, steps, names) if is_learn else []
     return context
+
+
+REMATCH_ANSWERS = {"yes": "ready", "no": "said no", "late": "did not answer"}
+
+
+def _rematch(table: Table, seat_rows, me: int, seats: dict[int, dict]) -> dict | None:
+    """The rematch of a finished live game as ``me`` sees it (``services.answer_rematch``);
+    None for someone who left the game."""
+    mine = next(seat for seat in seat_rows if seat.number == me)
+    if not mine.user_id or mine.resigned:
+        return None
+    offer = table.rematch or {"state": "none", "answers": {}}
+    answers = offer["answers"]
+    return {
+        "state": offer["state"],
+        "url": reverse("live:room", args=[offer["code"]]) if "code" in offer else "",
+        "answer_url": reverse("live:rematch", args=[table.code]),
+        "answered": str(mine.user_id) in answers,
+        "until": offer.get("until", ""),
+        "people": [{"name": seats[seat.number]["name"],
+                    "answer": REMATCH_ANSWERS.get(answers.get(str(seat.user_id)), "not yet")}
+                   for seat in seat_rows if seat.user_id and not seat.resigned],
+    }
 
 
 def standing_places(scores) -> list[int]:

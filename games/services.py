@@ -7,7 +7,7 @@ happens next (computer turns, the turn timer) and tells connected clients — af
 import logging
 import random
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
@@ -704,6 +704,92 @@ def resign(table_id: int, user) -> bool:
         table.save()
         _notify_after_commit(table, [{"type": "resigned", "seat": seat.number}])
     log.info("resigned table=%s seat=%s", table_id, seat.number)
+    return True
+
+
+REMATCH_SECONDS = 60
+"""How long the people of a finished live game have to answer a rematch."""
+
+
+def answer_rematch(table_id: int, user, yes: bool) -> dict | None:
+    """After a live game, ``user`` asks for a rematch or accepts one (``yes``), or declines it.
+
+    The first yes makes a new room with the same rules, rated or not and timer, the same
+    computers, and the same people in the same order round the table (the first to ask in
+    seat 0); each yes seats that person there. When every person of the game (but those who
+    left it) has said yes, the rematch starts. A no, or an answer missing after
+    :data:`REMATCH_SECONDS` (:func:`rematch_expired`), closes the new room. The finished
+    table keeps the offer in ``Table.rematch`` and gets a new version at each answer, so its
+    players see it. Returns the offer (None when there was nothing to decline)."""
+    with task_batch(), transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table_id)
+        if table.status != Table.Status.FINISHED or not table.is_live:
+            raise ActionRejected("not_over", "A rematch is offered once a live game is over.")
+        seats = list(table.seats.select_related("user"))
+        mine = next((seat for seat in seats if seat.user_id == user.pk), None)
+        if mine is None or mine.resigned:
+            raise ActionRejected("no_seat", "Only the people who played this game to the end can ask for a rematch.")
+        offer = table.rematch
+        if offer is not None and offer["state"] != "open":
+            raise ActionRejected("rematch_settled", "That rematch is settled; start a new room from the lobby.")
+        if offer is None and not yes:
+            return None
+        if offer is None:
+            offer = _open_rematch(table, seats, mine)
+        room = Table.objects.get(code=offer["code"])
+        answers = offer["answers"]
+        if yes:
+            take_seat(room.pk, user, (mine.number - offer["first"]) % len(seats))
+            answers[str(user.pk)] = "yes"
+        else:
+            answers[str(user.pk)] = "no"
+            abandon_table(room.pk, f"{user.public_name} said no to the rematch.", before_start=True)
+            offer["state"] = "closed"
+        if all(answers.get(str(seat.user_id)) == "yes" for seat in seats if seat.user_id and not seat.resigned):
+            start_table(room.pk)
+            start_grace_for_absent(room.pk)
+            offer["state"] = "started"
+        _store_rematch(table, offer)
+    return offer
+
+
+def _open_rematch(table: Table, seats: list[Seat], first: Seat) -> dict:
+    players = len(seats)
+    order = [seats[(first.number + k) % players] for k in range(players)]
+    room = create_table(
+        first.user, Rules.from_dict(table.rules), kind=Table.Kind.FRIENDS,
+        seat_bots=[None if seat.user_id and not seat.resigned else (seat.bot_level or Seat.BotLevel.MEDIUM)
+                   for seat in order],
+        rated=table.rated, turn_timer_seconds=table.turn_timer_seconds,
+    )
+    until = timezone.now() + timedelta(seconds=REMATCH_SECONDS)
+    schedule("games.rematch_expired", table.pk, room.code, countdown=REMATCH_SECONDS)
+    return {"code": room.code, "state": "open", "first": first.number, "answers": {}, "until": until.isoformat()}
+
+
+def _store_rematch(table: Table, offer: dict) -> None:
+    table.rematch = offer
+    table.version += 1
+    table.save(update_fields=["rematch", "version", "updated_at"])
+    _notify_after_commit(table, [{"type": "rematch", "state": offer["state"]}])
+
+
+def rematch_expired(table_id: int, code: str) -> bool:
+    """The time to answer a rematch is over: if it is still open, whoever has not answered is
+    marked late and the new room is closed. Returns True if it was still open."""
+    with task_batch(), transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table_id)
+        offer = table.rematch
+        if offer is None or offer["code"] != code or offer["state"] != "open":
+            return False
+        if timezone.now() < datetime.fromisoformat(offer["until"]):
+            return False  # too early (a task runner that ignores countdowns)
+        for seat in table.seats.filter(user__isnull=False, resigned=False):
+            offer["answers"].setdefault(str(seat.user_id), "late")
+        room = Table.objects.get(code=code)
+        abandon_table(room.pk, "Not everyone answered the rematch in time.", before_start=True)
+        offer["state"] = "closed"
+        _store_rematch(table, offer)
     return True
 
 

@@ -105,3 +105,8 @@ class ReplanWhenConnected(bootsteps.StartStopStep):
 
 
 app.steps["consumer"].add(ReplanWhenConnected)
+
+
+@shared_task(name="games.rematch_expired", acks_late=True)
+def rematch_expired_task(table_id: int, code: str) -> bool:
+    return services.rematch_expired(table_id, code)

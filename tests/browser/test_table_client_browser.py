@@ -172,3 +172,17 @@ def test_your_turn_in_a_hidden_tab_is_told_by_a_notification_and_the_title_count
     seconds = int(re.match(r"^● Your turn · (\d+)s", noa.title())[1])
     assert 0 < seconds <= 60
     assert not re.match(r"^● Your turn", oli.title()), "Oli's tab does not say it is his turn"
+
+
+def test_leaving_a_live_game_from_the_table_the_socket_drew(site, open_page):
+    """The table comes over the socket, drawn without a request: its forms that post to a page
+    still carry the page's CSRF token."""
+    code = live_table(site, "uma", "vic")
+    uma = open_page("uma")
+    uma.on("dialog", lambda dialog: dialog.accept())  # "Leave this game? ..."
+    uma.goto(f"{site.url}/live/room/{code}/")
+    uma.wait_for_selector("#table[data-synced]")
+    assert uma.locator(".leave-game input[name=csrfmiddlewaretoken]").count() == 0, "drawn for the socket"
+    uma.click(".leave-game button")
+    uma.wait_for_url(f"{site.url}/live/")
+    assert "You left the game: a computer plays your seat to the end." in uma.inner_text(".messages")

@@ -1,9 +1,11 @@
 """The end of a live game: places that agree with the ratings, each person's rating change,
 and somewhere to go next."""
+import datetime as dt
 import re
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from games import presenters, services, snapshots
 from games.engine import Rules
@@ -116,3 +118,76 @@ def test_a_person_leaves_a_game_in_progress_a_computer_plays_at_once_and_they_ar
 def client_for(client, user):
     client.force_login(user)
     return client
+
+
+def finished_game(people, **options):
+    table = services.create_table(people[0], Rules(target=30), kind=Table.Kind.FRIENDS, seat_bots=[None] * 4,
+                                  seed=4, **options)
+    for number, person in enumerate(people[1:], start=1):
+        services.take_seat(table.pk, person, number)
+    services.start_table(table.pk)
+    return play_to_the_end(table.pk, people)
+
+
+def test_a_rematch_starts_once_everyone_says_yes_with_the_same_people_and_rules(people):
+    ann, bob, cat, dan = people
+    table = finished_game(people, rated=True, turn_timer_seconds=30)
+    html = presenters.render_table(snapshots.load(table.pk), 1)
+    assert '<button class="button" name="answer" value="yes">Rematch</button>' in html
+
+    offer = services.answer_rematch(table.pk, bob, True)
+    room = Table.objects.get(code=offer["code"])
+    assert offer["state"] == "open" and room.status == Table.Status.WAITING
+    assert (room.rules, room.rated, room.turn_timer_seconds) == (table.rules, True, 30)
+    html = presenters.render_table(snapshots.load(table.pk), 2)
+    assert "Rematch: Ann not yet · Bob ready · You not yet · Dan not yet" in html
+    assert "Rematch: I'm in</button>" in html and "No thanks</button>" in html
+    for person in (cat, dan):
+        assert services.answer_rematch(table.pk, person, True)["state"] == "open"
+    assert services.answer_rematch(table.pk, ann, True)["state"] == "started"
+    room.refresh_from_db()
+    assert room.status == Table.Status.PLAYING
+    # The same people in the same order round the table, Bob (who asked first) in seat 0.
+    assert [seat.user for seat in room.seats.order_by("number")] == [bob, cat, dan, ann]
+    html = presenters.render_table(snapshots.load(table.pk), 0)
+    assert f'href="{reverse("live:room", args=[room.code])}">Go to the rematch</a>' in html
+    with pytest.raises(services.ActionRejected):
+        services.answer_rematch(table.pk, ann, True)
+
+
+def test_a_no_or_no_answer_in_time_closes_the_rematch(people):
+    ann, bob, cat, dan = people
+    table = finished_game(people)
+    offer = services.answer_rematch(table.pk, ann, True)
+    services.answer_rematch(table.pk, bob, False)
+    room = Table.objects.get(code=offer["code"])
+    assert room.status == Table.Status.ABANDONED and room.end_reason == "Bob said no to the rematch."
+    html = presenters.render_table(snapshots.load(table.pk), 2)
+    assert "No rematch: Bob said no, You not yet, Dan not yet." in html and 'value="yes"' not in html
+
+    other = finished_game(people)
+    offer = services.answer_rematch(other.pk, cat, True)
+    services.answer_rematch(other.pk, dan, True)
+    assert not services.rematch_expired(other.pk, offer["code"]), "not before its time"
+    other.refresh_from_db()
+    other.rematch["until"] = (timezone.now() - dt.timedelta(seconds=1)).isoformat()
+    other.save(update_fields=["rematch"])
+    assert services.rematch_expired(other.pk, offer["code"])
+    other.refresh_from_db()
+    assert other.rematch["state"] == "closed"
+    assert other.rematch["answers"] == {str(cat.pk): "yes", str(dan.pk): "yes", str(ann.pk): "late", str(bob.pk): "late"}
+    assert Table.objects.get(code=offer["code"]).status == Table.Status.ABANDONED
+    assert "No rematch: Ann did not answer, Bob did not answer." in presenters.render_table(snapshots.load(other.pk), 2)
+
+
+def test_the_rematch_page_answers(client, people, subscribe):
+    ann, bob, *_ = people
+    table = finished_game(people)
+    subscribe(ann)
+    response = client_for(client, ann).post(reverse("live:rematch", args=[table.code]), {"answer": "maybe"})
+    assert response["Location"] == reverse("live:room", args=[table.code])
+    table.refresh_from_db()
+    assert table.rematch is None
+    client.post(reverse("live:rematch", args=[table.code]), {"answer": "yes"})
+    table.refresh_from_db()
+    assert table.rematch["answers"] == {str(ann.pk): "yes"}

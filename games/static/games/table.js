@@ -397,6 +397,23 @@
     if (players) updateSeats(players);
   }
 
+  /* A form drawn for the socket has no CSRF token (it was drawn without a request): one that
+   * posts to a page (leave the game, rematch) takes the page's token when it is sent. */
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.matches || !form.matches('form[method="post"]:not([ws-send])')) return;
+    if (form.querySelector("input[name=csrfmiddlewaretoken]")) return;
+    try {
+      var token = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"];
+      if (!token) return;
+      var input = document.createElement("input");
+      input.type = "hidden";
+      input.name = "csrfmiddlewaretoken";
+      input.value = token;
+      form.appendChild(input);
+    } catch (e) {}
+  }, true);
+
   // ------------------------------------------------------------------ the new-game form
 
   function updateSeats(form) {
