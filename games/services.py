@@ -270,13 +270,21 @@ def _plan_next(table: Table, game: Game, seats: list[Seat] | None = None) -> Non
     if table.turn_timer_seconds and people:
         turn_starts = game.phase != "pass" or table.turn_deadline is None
         if turn_starts:
-            table.turn_deadline = timezone.now() + timedelta(seconds=table.turn_timer_seconds)
-            schedule(
-                "games.turn_timeout", table.pk, table.turn_deadline.isoformat(), table.version,
-                countdown=table.turn_timer_seconds,
-            )
+            seconds = table.turn_timer_seconds
+            if _awaiting_arrivals(table, game, seats.values()):
+                seconds += settings.LIVE_ARRIVAL_GRACE_SECONDS  # see connection_opened
+            table.turn_deadline = timezone.now() + timedelta(seconds=seconds)
+            schedule("games.turn_timeout", table.pk, table.turn_deadline.isoformat(), table.version, countdown=seconds)
     else:
         table.turn_deadline = None
+
+
+def _awaiting_arrivals(table: Table, game: Game, seats) -> bool:
+    """A matched game is at its first move and someone matched into it has not opened it yet:
+    they were still on the queue's page when it was made, so their first clock waits for them
+    (or for ``LIVE_ARRIVAL_GRACE_SECONDS`` more)."""
+    return (table.kind == Table.Kind.MATCHED and game.ply == 0
+            and any(seat.user_id and not seat.computer_plays and not seat.connected for seat in seats))
 
 
 def abandon_table(table_id: int, reason: str, *, before_start: bool = False) -> bool:
@@ -612,12 +620,31 @@ def connection_opened(table_id: int, user, channel_name: str, server: str) -> Se
         if seat.resigned:
             return seat  # they left for good: they may look, the computer keeps playing
         Seat.objects.filter(pk=seat.pk).update(connected=True, left_at=None)
+        _start_clock_once_everyone_is_here(table_id)
         if seat.standing_in:
             reclaim_seat(table_id, user)
         elif not seat.connected:
             transaction.on_commit(lambda: notify_presence(table_id))
     seat.refresh_from_db()
     return seat
+
+
+def _start_clock_once_everyone_is_here(table_id: int) -> None:
+    """The last person matched into a game has opened it: its first clock, which was waiting
+    for them (:func:`_awaiting_arrivals`), starts now with the whole turn."""
+    table = Table.objects.get(pk=table_id)  # locked by the caller
+    if table.status != Table.Status.PLAYING or table.kind != Table.Kind.MATCHED or table.turn_deadline is None:
+        return
+    game = load_game(table)
+    seats = list(table.seats.all())
+    full_turn = timezone.now() + timedelta(seconds=table.turn_timer_seconds)
+    if game.ply or _awaiting_arrivals(table, game, seats) or table.turn_deadline <= full_turn:
+        return
+    table.turn_deadline = None
+    table.version += 1
+    _plan_next(table, game, seats)
+    table.save()
+    _notify_after_commit(table, [{"type": "clock_started"}])
 
 
 def _has_open_socket(table_id: int, user) -> bool:

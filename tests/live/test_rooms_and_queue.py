@@ -249,3 +249,27 @@ def test_the_host_closes_a_waiting_room_and_the_others_are_told(client, subscrib
     client.post(reverse("live:close_room", args=[started.code]))
     started.refresh_from_db()
     assert started.status == Table.Status.PLAYING
+
+
+def test_a_matched_games_first_clock_waits_for_everyone_to_open_the_table(people, settings):
+    """Reported: the first turn's 30 s ran while the matched players were still being sent from
+    the queue to the table."""
+    settings.LIVE_ARRIVAL_GRACE_SECONDS = 20
+    for user in people:
+        entry(user, 1500)
+    (table,) = matchmaking.match_players(4)
+    table.refresh_from_db()
+    left = (table.turn_deadline - timezone.now()).total_seconds()
+    assert 45 < left <= 50, "the turn and the time to arrive"
+    version = table.version
+    for number, person in enumerate(people[:3]):
+        services.connection_opened(table.pk, person, f"specific.x!{number}", "alive:1:aaaa")
+    table.refresh_from_db()
+    assert table.version == version, "nothing changes while someone is still on the way"
+    services.connection_opened(table.pk, people[3], "specific.x!3", "alive:1:aaaa")
+    table.refresh_from_db()
+    left = (table.turn_deadline - timezone.now()).total_seconds()
+    assert table.version == version + 1 and 25 < left <= 30, "the whole turn, from when the last one arrived"
+    # Once everyone is here, coming and going does not touch the clock again.
+    services.connection_opened(table.pk, people[0], "specific.x!9", "alive:1:aaaa")
+    assert Table.objects.get(pk=table.pk).version == version + 1
