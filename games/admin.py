@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.html import format_html
 
 from games import services
-from games.models import Action, LiveServer, QueueEntry, Seat, Table, TableConnection
+from games.models import Action, ChatMessage, LiveServer, QueueEntry, Seat, Table, TableConnection
 
 
 def _pretty_json(value) -> str:
@@ -205,6 +205,37 @@ class ActionAdmin(admin.ModelAdmin):
         return False
 
     def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class ReportedFilter(admin.SimpleListFilter):
+    title = "reported"
+    parameter_name = "reported"
+
+    def lookups(self, request, model_admin):
+        return [("yes", "Reported"), ("no", "Not reported")]
+
+    def queryset(self, request, queryset):
+        if self.value() in ("yes", "no"):
+            return queryset.filter(reported_at__isnull=self.value() == "no")
+        return queryset
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(admin.ModelAdmin):
+    """Tables' chat, kept with each table; the messages players reported come first to hand
+    through the "reported" filter. Read-only: staff delete what must go."""
+
+    list_display = ("created_at", "table", "user", "text", "reported_by", "reported_at")
+    list_filter = (ReportedFilter, "created_at")
+    search_fields = ("text", "user__username", "=table__id", "table__code")
+    list_select_related = ("table", "user", "reported_by")
+    readonly_fields = ("table", "user", "text", "created_at", "reported_by", "reported_at")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
         return False
 
 

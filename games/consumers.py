@@ -154,6 +154,12 @@ def render_table_html(snapshot: Snapshot, seat_number: int | None, error: str | 
     return render_table(snapshot, seat_number, error=error)
 
 
+def chat_html(lines: list[dict], *, whole: bool = False) -> str:
+    """Chat lines for the page's ``#chat-log``: all of it (``whole``), or lines to add to it
+    (``data-append``: ``games/table.js`` appends them)."""
+    return render_to_string("live/_chat_log.html", {"lines": lines, "append": not whole})
+
+
 def changed_parts(sent: dict[str, str], parts: dict[str, str]) -> str | None:
     """The parts of ``parts`` that differ from those ``sent`` last, as one frame ("" when none
     did); None when the two are not the same set of parts (the whole table must be sent)."""
@@ -248,6 +254,10 @@ class TableConsumer(AsyncWebsocketConsumer):
                 return await self.refuse(rejected.code, str(rejected), CLOSE_FORBIDDEN)
             self.recorded = True
         await self.send_state(fresh=True)
+        if record and self.format == "html" and not self.ended:
+            # The chat so far (what was said while this socket was away, too).
+            lines = await db(services.chat_lines)(self.table_id)
+            await self.send(text_data=chat_html(lines, whole=True))
 
     async def dispatch(self, message):
         """channels' dispatch, without its ``aclose_old_connections()`` before every message:
@@ -344,6 +354,13 @@ class TableConsumer(AsyncWebsocketConsumer):
             return await self.send_state(fresh=True)
         if action == "hint":
             return await self.send_hint()
+        if action == "chat":
+            return await self.post_chat(frame)
+        if action == "report":
+            message_id = protocol.whole_number(frame.get("message"))
+            if message_id is None or not await db(services.report_chat)(self.table_id, message_id, self.user):
+                return await self.reject("not_reported", "That message cannot be reported.")
+            return await self.send_error("reported", "Thank you: the message was reported to the staff.")
         if not isinstance(action, str) or action not in protocol.MOVE_KINDS:
             shown = action[:20] if isinstance(action, str) else "nothing" if action is None else "not a word"
             return await self.reject(
@@ -375,6 +392,25 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         if self.format == "json":
             await self.send(text_data=json.dumps({"type": "ack", "version": outcome.version}))
+
+    async def post_chat(self, frame):
+        try:
+            text = protocol.parse_chat(frame)
+        except protocol.BadMove as problem:
+            return await self.reject("malformed", str(problem))
+        try:
+            await db(services.post_chat)(self.table_id, self.user, text)
+        except services.ActionRejected as rejected:
+            await self.send_error(rejected.code, str(rejected))
+
+    async def table_chat(self, message):
+        """A chat message was posted at the table (``games.realtime.notify_chat``)."""
+        if self.ended:
+            return
+        line = message["line"]
+        if self.format == "json":
+            return await self.send(text_data=json.dumps({"type": "chat", **line}))
+        await self.send(text_data=chat_html([line]))
 
     async def send_hint(self):
         """The table with the computer's advice for this seat marked (solo games only)."""

@@ -79,3 +79,25 @@ class TableConnection(models.Model):
 
     def __str__(self) -> str:
         return f"{self.channel_name}: {self.user} at table {self.table_id}"
+
+
+class ChatMessage(models.Model):
+    """One line of a live table's chat, kept with the table (staff read it in the admin, and
+    see the ones a player reported)."""
+
+    table = models.ForeignKey("games.Table", on_delete=models.CASCADE, related_name="chat_messages")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_messages")
+    text = models.CharField(max_length=200)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    reported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        help_text="A player at the table who reported this message to the staff.",
+    )
+    reported_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        indexes = [models.Index(fields=["table", "user", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.user} at table {self.table_id}: {self.text[:40]}"

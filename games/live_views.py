@@ -20,7 +20,7 @@ from games.engine import Rules
 from games.forms import NewGameForm
 from games.models import QueueEntry, Seat, Table
 from games.consumers import render_table_html
-from games.protocol import table_socket_path, whole_number
+from games.protocol import CHAT_MAX_CHARACTERS, QUICK_PHRASES, table_socket_path, whole_number
 
 
 # --------------------------------------------------------------------------- forms
@@ -38,6 +38,7 @@ class RoomForm(NewGameForm):
     rated = forms.BooleanField(required=False, label="Rated game", help_text="Counts toward everyone's rating.")
     listed = forms.BooleanField(required=False, initial=True, label="List it in the lobby: anyone may join",
                                 help_text="Otherwise only those you send the link to can find it.")
+    chat = forms.BooleanField(required=False, initial=True, label="Table chat")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -95,7 +96,7 @@ def create_room(request):
     table = services.create_table(
         request.user, rules, kind=Table.Kind.FRIENDS, seat_bots=[None] * rules.players,
         rated=form.cleaned_data["rated"], turn_timer_seconds=form.cleaned_data["turn_timer_seconds"],
-        listed=form.cleaned_data["listed"],
+        listed=form.cleaned_data["listed"], chat=form.cleaned_data["chat"],
     )
     return redirect("live:room", code=table.code)
 
@@ -124,6 +125,9 @@ def room(request, code):
         "can_join": mine is None and table.status == Table.Status.WAITING,
         "rules_lines": presenters.rules_lines(table),
     }
+    if mine is not None and table.chat:
+        context.update(chat_lines=services.chat_lines(table.pk), quick_phrases=QUICK_PHRASES,
+                       chat_max=CHAT_MAX_CHARACTERS)
     if mine is None and table.status == Table.Status.WAITING and not has_live_access(request.user):
         context.update(_denied_context(request.user), can_join=False)
     if mine is not None and table.status != Table.Status.WAITING:

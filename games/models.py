@@ -37,6 +37,7 @@ class Table(models.Model):
     version = models.PositiveIntegerField(default=0, help_text="Actions applied so far; every event carries it.")
     rated = models.BooleanField(default=False)
     listed = models.BooleanField(default=False, help_text="A friend room anyone may find in the lobby and join.")
+    chat = models.BooleanField(default=True, help_text="The people at a live table may chat.")
     rematch = models.JSONField(
         null=True, blank=True,
         help_text="After a live game: the rematch offered (games.services.answer_rematch): the new room's code, "
@@ -149,4 +150,4 @@ class Action(models.Model):
         return f"table {self.table_id} ply {self.ply}: seat {self.seat} {self.action}"
 
 
-from games.live_models import LiveServer, QueueEntry, TableConnection  # noqa: E402,F401  (live play's models)
+from games.live_models import ChatMessage, LiveServer, QueueEntry, TableConnection  # noqa: E402,F401  (live play's models)

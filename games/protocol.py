@@ -106,6 +106,33 @@ TABLE_SOCKET_ROUTE = "ws/table/<int:table_id>/"
 """Where a table's websocket listens (:mod:`games.routing`); one per table, solo or live."""
 
 
+CHAT_MAX_CHARACTERS = 200
+QUICK_PHRASES = ("Good game!", "Well played!", "Nice move.", "Oops!", "Thanks!", "Good luck!")
+
+
+def parse_chat(data) -> str:
+    """The text of a chat message (``{"action": "chat", "text": ...}``): one line of at most
+    :data:`CHAT_MAX_CHARACTERS` characters, without control characters. Raises
+    :class:`BadMove` otherwise.
+
+    >>> parse_chat({"text": "  good   game  "})
+    'good game'
+    >>> parse_chat({"text": "x" * 201})
+    Traceback (most recent call last):
+    ...
+    games.protocol.BadMove: A chat message is at most 200 characters.
+    """
+    text = _one(data, "text")
+    if text is None:
+        raise BadMove("Write something to send.")
+    text = " ".join("".join(c if c.isprintable() else " " for c in text).split())
+    if not text:
+        raise BadMove("Write something to send.")
+    if len(text) > CHAT_MAX_CHARACTERS:
+        raise BadMove(f"A chat message is at most {CHAT_MAX_CHARACTERS} characters.")
+    return text
+
+
 def table_socket_path(table_id: int) -> str:
     """The path a page connects to for ``table_id``'s socket.
 

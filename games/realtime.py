@@ -80,6 +80,11 @@ def notify_presence(table_id: int) -> None:
     _send(table_id, {"type": "table.presence", "table": table_id})
 
 
+def notify_chat(table_id: int, line: dict) -> None:
+    """A chat message was posted at the table (``games.services.post_chat``)."""
+    _send(table_id, {"type": "table.chat", "table": table_id, "line": line})
+
+
 def _send(table_id: int, message: dict) -> None:
     version = message.get("version")
     group = table_group(table_id)

@@ -186,3 +186,32 @@ def test_leaving_a_live_game_from_the_table_the_socket_drew(site, open_page):
     uma.click(".leave-game button")
     uma.wait_for_url(f"{site.url}/live/")
     assert "You left the game: a computer plays your seat to the end." in uma.inner_text(".messages")
+
+
+def test_two_people_chat_at_the_table_and_one_mutes_the_other(site, open_page, screens):
+    code = live_table(site, "wes", "xia")
+    wes, xia = open_page("wes"), open_page("xia")
+    for page in (wes, xia):
+        page.goto(f"{site.url}/live/room/{code}/")
+        page.wait_for_selector("#table[data-synced]")
+    wes.fill(".chat-form input[name=text]", "<i>hello</i> Xia")
+    wes.press(".chat-form input[name=text]", "Enter")
+    line = xia.locator("#chat-log .chat-line", has_text="hello")
+    line.wait_for()
+    assert line.locator(".chat-text").inner_text() == "<i>hello</i> Xia", "shown as written, not as markup"
+    assert wes.input_value(".chat-form input[name=text]") == "", "the box is emptied once sent"
+    xia.click(".quick-phrases button:has-text('Good luck!')")
+    wes.locator("#chat-log .chat-line", has_text="Good luck!").wait_for()
+    assert not wes.locator("#chat-log .chat-line.own .chat-mute").is_visible(), "no muting yourself"
+    line.locator(".chat-mute").click()
+    assert not line.locator(".chat-text").is_visible() and line.locator(".chat-mute").inner_text() == "unmute"
+    shot(xia, screens, "live-chat-muted")
+    wes.fill(".chat-form input[name=text]", "still there?")
+    wes.press(".chat-form input[name=text]", "Enter")
+    later = xia.locator("#chat-log .chat-line", has_text="Wes").last
+    xia.wait_for_function("() => document.querySelectorAll('#chat-log .chat-line').length === 3")
+    assert not later.locator(".chat-text").is_visible(), "a muted player's new lines are folded too"
+    xia.reload()
+    xia.wait_for_selector("#table[data-synced]")
+    assert xia.locator("#chat-log .chat-line").count() == 3, "the chat is kept with the table"
+    assert not xia.locator("#chat-log .chat-line.muted").first.locator(".chat-text").is_visible(), "the mute is kept"

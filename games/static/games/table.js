@@ -67,9 +67,15 @@
     Array.prototype.slice.call(template.content.children).forEach(function (incoming) {
       var current = incoming.id && document.getElementById(incoming.id);
       if (!current) return;
-      current.replaceWith(incoming);
+      if (incoming.hasAttribute("data-append")) {  // new chat lines
+        while (incoming.firstChild) current.appendChild(incoming.firstChild);
+        incoming = current;
+      } else {
+        current.replaceWith(incoming);
+      }
       if (window.htmx) htmx.process(incoming);
     });
+    markChat();
     followState();
     var table = document.getElementById("table");
     // This table came through the socket (the page's own copy is replaced by the first frame).
@@ -414,6 +420,45 @@
     } catch (e) {}
   }, true);
 
+  // ------------------------------------------------------------------ the table's chat
+
+  function muted() {
+    try { return JSON.parse(localStorage.getItem("hearts.muted") || "[]"); } catch (e) { return []; }
+  }
+
+  /* Lines of muted players are folded; your own lines have no mute or report button. */
+  function markChat() {
+    var chat = document.getElementById("chat");
+    var log = document.getElementById("chat-log");
+    if (!chat || !log) return;
+    var quiet = muted();
+    log.querySelectorAll(".chat-line").forEach(function (line) {
+      var author = line.getAttribute("data-author");
+      var isMuted = quiet.indexOf(author) >= 0;
+      line.classList.toggle("muted", isMuted);
+      line.classList.toggle("own", author === chat.getAttribute("data-me"));
+      var button = line.querySelector(".chat-mute");
+      if (button) button.textContent = isMuted ? "unmute" : "mute";
+    });
+    log.scrollTop = log.scrollHeight;
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest(".chat-mute");
+    if (!button) return;
+    var author = button.getAttribute("data-mute");
+    var quiet = muted();
+    var at = quiet.indexOf(author);
+    if (at >= 0) quiet.splice(at, 1); else quiet.push(author);
+    try { localStorage.setItem("hearts.muted", JSON.stringify(quiet)); } catch (e) {}
+    markChat();
+  });
+
+  document.addEventListener("htmx:wsAfterSend", function (event) {
+    var form = event.target.closest && event.target.closest(".chat-form");
+    if (form) form.reset();
+  });
+
   // ------------------------------------------------------------------ the new-game form
 
   function updateSeats(form) {
@@ -475,6 +520,7 @@
   });
 
   document.addEventListener("DOMContentLoaded", function () {
+    markChat();
     setup(document);
     followState();
     tick();
