@@ -30,18 +30,22 @@ def play_to_the_end(table_id, people, skip=()):
     raise AssertionError("the game did not end")
 
 
+def finished_game(people, **options):
+    table = services.create_table(people[0], Rules(target=30), kind=Table.Kind.FRIENDS, seat_bots=[None] * 4,
+                                  seed=4, **options)
+    for number, person in enumerate(people[1:], start=1):
+        services.take_seat(table.pk, person, number)
+    services.start_table(table.pk)
+    return play_to_the_end(table.pk, people)
+
+
 def test_equal_scores_share_a_place():
     assert presenters.standing_places([26, 13, 13, 0]) == [4, 2, 2, 1]
     assert presenters.standing_places([5, 5, 5]) == [1, 1, 1]
 
 
 def test_each_person_sees_the_places_their_rating_change_and_where_to_go_next(people):
-    table = services.create_table(people[0], Rules(target=30), kind=Table.Kind.FRIENDS, seat_bots=[None] * 4,
-                                  rated=True, seed=4)
-    for number, person in enumerate(people[1:], start=1):
-        services.take_seat(table.pk, person, number)
-    services.start_table(table.pk)
-    table = play_to_the_end(table.pk, people)
+    table = finished_game(people, rated=True)
     assert table.status == Table.Status.FINISHED
     changes = {change.user_id: change for change in RatingChange.objects.all()}
     assert len(changes) == 4
@@ -70,12 +74,7 @@ def test_each_person_sees_the_places_their_rating_change_and_where_to_go_next(pe
 
 
 def test_an_unrated_game_shows_no_ratings(people):
-    table = services.create_table(people[0], Rules(target=30), kind=Table.Kind.FRIENDS, seat_bots=[None] * 4,
-                                  rated=False, seed=4)
-    for number, person in enumerate(people[1:], start=1):
-        services.take_seat(table.pk, person, number)
-    services.start_table(table.pk)
-    play_to_the_end(table.pk, people)
+    table = finished_game(people, rated=False)
     html = presenters.render_table(snapshots.load(table.pk), 0)
     assert "Game over" in html and "Your rating" not in html and "<th>Rating</th>" not in html
 
@@ -118,15 +117,6 @@ def test_a_person_leaves_a_game_in_progress_a_computer_plays_at_once_and_they_ar
 def client_for(client, user):
     client.force_login(user)
     return client
-
-
-def finished_game(people, **options):
-    table = services.create_table(people[0], Rules(target=30), kind=Table.Kind.FRIENDS, seat_bots=[None] * 4,
-                                  seed=4, **options)
-    for number, person in enumerate(people[1:], start=1):
-        services.take_seat(table.pk, person, number)
-    services.start_table(table.pk)
-    return play_to_the_end(table.pk, people)
 
 
 def test_a_rematch_starts_once_everyone_says_yes_with_the_same_people_and_rules(people):
