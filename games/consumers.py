@@ -41,7 +41,7 @@ from django.template.loader import render_to_string
 from django.utils.html import format_html
 
 from accounts.selectors import has_live_access, live_access_denied_message
-from games import live_server, protocol, services, snapshots
+from games import chat, live_server, protocol, services, snapshots
 from games.faults import LAYER_FAULTS, describe
 from games.live_server import db
 from games.presenters import draw_table, hint_for, render_table
@@ -256,7 +256,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send_state(fresh=True)
         if record and self.format == "html" and not self.ended:
             # The chat so far (what was said while this socket was away, too).
-            lines = await db(services.chat_lines)(self.table_id)
+            lines = await db(chat.chat_lines)(self.table_id)
             await self.send(text_data=chat_html(lines, whole=True))
 
     async def dispatch(self, message):
@@ -358,7 +358,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return await self.post_chat(frame)
         if action == "report":
             message_id = protocol.whole_number(frame.get("message"))
-            if message_id is None or not await db(services.report_chat)(self.table_id, message_id, self.user):
+            if message_id is None or not await db(chat.report_chat)(self.table_id, message_id, self.user):
                 return await self.reject("not_reported", "That message cannot be reported.")
             return await self.send_error("reported", "Thank you: the message was reported to the staff.")
         if not isinstance(action, str) or action not in protocol.MOVE_KINDS:
@@ -399,7 +399,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         except protocol.BadMove as problem:
             return await self.reject("malformed", str(problem))
         try:
-            await db(services.post_chat)(self.table_id, self.user, text)
+            await db(chat.post_chat)(self.table_id, self.user, text)
         except services.ActionRejected as rejected:
             await self.send_error(rejected.code, str(rejected))
 

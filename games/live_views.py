@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.decorators import live_access_required
 from accounts.selectors import has_live_access, live_access_action, live_access_denied_reason
-from games import matchmaking, presenters, services, snapshots
+from games import chat, matchmaking, presenters, services, snapshots
 from games.engine import Rules
 from games.forms import NewGameForm
 from games.models import QueueEntry, Seat, Table
@@ -126,7 +126,7 @@ def room(request, code):
         "rules_lines": presenters.rules_lines(table),
     }
     if mine is not None and table.chat:
-        context.update(chat_lines=services.chat_lines(table.pk), quick_phrases=QUICK_PHRASES,
+        context.update(chat_lines=chat.chat_lines(table.pk), quick_phrases=QUICK_PHRASES,
                        chat_max=CHAT_MAX_CHARACTERS)
     if mine is None and table.status == Table.Status.WAITING and not has_live_access(request.user):
         context.update(_denied_context(request.user), can_join=False)

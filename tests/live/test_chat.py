@@ -4,7 +4,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.urls import reverse
 
-from games import protocol, services
+from games import chat, protocol, services
 from games.engine import Rules
 from games.models import ChatMessage, Table
 from tests.live.conftest import Player, connect_all, seat_people
@@ -47,16 +47,16 @@ async def test_too_long_too_fast_or_turned_off_is_refused_with_a_reason(people):
     await ann.send({"action": "chat", "text": "x" * (protocol.CHAT_MAX_CHARACTERS + 1)})
     error = await ann.receive_until(lambda f: f.get("type") == "error")
     assert error["message"] == "A chat message is at most 200 characters."
-    for number in range(services.CHAT_BURST):
+    for number in range(chat.CHAT_BURST):
         await ann.send({"action": "chat", "text": f"line {number}"})
         await ann.receive_until(lambda f: f.get("type") == "chat")
     await ann.send({"action": "chat", "text": "one more"})
     error = await ann.receive_until(lambda f: f.get("type") == "error")
     assert error["code"] == "slow_down"
-    assert await sync_to_async(ChatMessage.objects.count)() == services.CHAT_BURST
+    assert await sync_to_async(ChatMessage.objects.count)() == chat.CHAT_BURST
     await sync_to_async(Table.objects.filter(pk=table.pk).update)(chat=False)
     with pytest.raises(services.ActionRejected) as refused:
-        await sync_to_async(services.post_chat)(table.pk, people[1], "hello")
+        await sync_to_async(chat.post_chat)(table.pk, people[1], "hello")
     assert refused.value.code == "chat_off"
     await ann.close()
 
@@ -97,7 +97,7 @@ async def test_the_room_page_shows_the_chat_to_the_people_at_the_table_when_it_i
         table = services.create_table(people[0], Rules(), kind=Table.Kind.FRIENDS, seat_bots=[None] * 4)
         services.take_seat(table.pk, people[1])
         quiet = services.create_table(people[0], Rules(), kind=Table.Kind.FRIENDS, seat_bots=[None] * 4, chat=False)
-        services.post_chat(table.pk, people[1], "see you at the table")
+        chat.post_chat(table.pk, people[1], "see you at the table")
         client = Client()
         client.force_login(people[0])
         seated = client.get(reverse("live:room", args=[table.code])).content.decode()
