@@ -254,7 +254,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 return await self.refuse(rejected.code, str(rejected), CLOSE_FORBIDDEN)
             self.recorded = True
         await self.send_state(fresh=True)
-        if record and self.format == "html" and not self.ended:
+        if record and self.format == "html" and not self.ended and self.seat_number is not None:
             # The chat so far (what was said while this socket was away, too).
             lines = await db(chat.chat_lines)(self.table_id)
             await self.send(text_data=chat_html(lines, whole=True))
@@ -404,8 +404,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_error(rejected.code, str(rejected))
 
     async def table_chat(self, message):
-        """A chat message was posted at the table (``games.realtime.notify_chat``)."""
-        if self.ended:
+        """A chat message was posted at the table (``games.realtime.notify_chat``): for the
+        people seated there only, not for a visitor of the waiting room."""
+        if self.ended or self.seat_number is None:
             return
         line = message["line"]
         if self.format == "json":

@@ -109,3 +109,16 @@ async def test_the_room_page_shows_the_chat_to_the_people_at_the_table_when_it_i
     seated, off, visitor = await sync_to_async(pages)()
     assert 'id="chat"' in seated and "see you at the table" in seated and "Good game!" in seated
     assert 'id="chat"' not in off and 'id="chat"' not in visitor
+
+
+async def test_a_visitor_of_the_waiting_room_is_not_sent_the_chat(people, subscribe):
+    table = await sync_to_async(seat_people)(people, start=False)
+    await sync_to_async(services.leave_seat)(table.pk, people[3])
+    await sync_to_async(subscribe)(people[3])
+    visitor = await Player.create(people[3], table.pk)
+    assert await visitor.connect()
+    assert (await visitor.receive())["state"]["seat"] is None
+    await sync_to_async(chat.post_chat)(table.pk, people[0], "just between us")
+    frames = await visitor.drain()
+    assert not chat_frames(frames), frames
+    await visitor.close()
