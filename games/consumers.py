@@ -125,9 +125,16 @@ def seat_summaries(snapshot: Snapshot) -> list[dict]:
     ]
 
 
-def state_json(snapshot: Snapshot, seat_number: int | None) -> dict:
-    """The full state one seat may see (``view`` is ``games.engine.PlayerView.to_dict()``)."""
+def state_json(snapshot: Snapshot, seat_number: int | None, *, spectator: bool = False) -> dict:
+    """The full state one seat may see (``view`` is ``games.engine.PlayerView.to_dict()``);
+    for someone watching (``spectator``, no seat) the public view from seat 0's place."""
     table = snapshot.table
+    if spectator and snapshot.game is not None:
+        view = snapshot.game.public_view(0).to_dict()
+    elif snapshot.game is not None and seat_number is not None:
+        view = snapshot.view(seat_number).to_dict()
+    else:
+        view = None
     return {
         "table": table.pk,
         "version": snapshot.version,
@@ -137,15 +144,18 @@ def state_json(snapshot: Snapshot, seat_number: int | None) -> dict:
         "seat": seat_number,
         "seats": seat_summaries(snapshot),
         "turn_deadline": table.turn_deadline.isoformat() if table.turn_deadline else None,
-        "view": snapshot.view(seat_number).to_dict()
-        if snapshot.game is not None and seat_number is not None
-        else None,
+        "view": view,
+        "watchers": table.watchers,
     }
 
 
-def render_table_html(snapshot: Snapshot, seat_number: int | None, error: str | None = None) -> str:
-    """HTML of ``#table`` for one seat: the table once the game has started, the waiting room before."""
+def render_table_html(snapshot: Snapshot, seat_number: int | None, error: str | None = None,
+                      *, spectator: bool = False) -> str:
+    """HTML of ``#table`` for one seat: the table once the game has started, the waiting room
+    before; for someone watching (``spectator``) the public table from seat 0's place."""
     table = snapshot.table
+    if spectator and table.status != table.Status.WAITING:
+        return render_table(snapshot, 0, error=error, spectator=True)
     if table.status == table.Status.WAITING or seat_number is None:
         return render_to_string(
             "live/_room_seats.html",
@@ -186,6 +196,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     error_shown = False  # HTML: a notice was sent since the last state (cleared by the next)
     sent_parts: dict = {}  # HTML: the parts of the table last sent, by id (see table_html)
     sent_seats: list = []  # JSON: who sits where and is connected, as last sent
+    spectator = False  # may watch the game without a seat (has live access)
 
     async def __call__(self, scope, receive, send):
         """Run the connection. Whatever ends it (the person, a fault, the server stopping), its
@@ -221,13 +232,14 @@ class TableConsumer(AsyncWebsocketConsumer):
             return await self.join(record=False)
         self.cleared_room = snapshot.table.status != snapshot.table.Status.WAITING  # no waiting room shown
         if seat is None:
-            # Not seated: only a waiting room may be watched, and only by someone who may
-            # take a seat (a NEW game): the subscription gate.
-            if snapshot.table.status != snapshot.table.Status.WAITING:
-                return await self.refuse("no_seat", NO_SEAT, CLOSE_FORBIDDEN)
+            # Not seated: the waiting room, or the game from its start on as a spectator
+            # (public information only), for someone allowed live play: the subscription gate.
             if not await db(has_live_access)(self.user):
+                if snapshot.table.status != snapshot.table.Status.WAITING:
+                    return await self.refuse("no_seat", NO_SEAT, CLOSE_FORBIDDEN)
                 message = await db(live_access_denied_message)(self.user)
                 return await self.refuse("subscription_required", message, CLOSE_FORBIDDEN)
+            self.spectator = True
         # Seated players need no check: a game in progress may finish after a lapse.
         await self.join(record=True)
 
@@ -255,9 +267,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.recorded = True
         await self.send_state(fresh=True)
         if record and self.format == "html" and not self.ended and self.seat_number is not None:
-            # The chat so far (what was said while this socket was away, too).
+            # The chat so far (what was said while this socket was away, too), if any.
             lines = await db(chat.chat_lines)(self.table_id)
-            await self.send(text_data=chat_html(lines, whole=True))
+            if lines:
+                await self.send(text_data=chat_html(lines, whole=True))
 
     async def dispatch(self, message):
         """channels' dispatch, without its ``aclose_old_connections()`` before every message:
@@ -467,10 +480,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         seat = snapshot.seat_for(self.user.pk)
         self.seat_number = seat.number if seat is not None else None
-        if seat is None and snapshot.table.status != snapshot.table.Status.WAITING:
+        watching = seat is None and snapshot.table.status != snapshot.table.Status.WAITING
+        if watching and not self.spectator:
             return await self.refuse("no_seat", NO_SEAT, CLOSE_FORBIDDEN)
         if self.format == "json":
-            state = state_json(snapshot, self.seat_number)
+            state = state_json(snapshot, self.seat_number, spectator=watching)
             if event_version is None:
                 frame = {"type": "state", "version": snapshot.version, "state": state}
                 self.version = snapshot.version
@@ -502,14 +516,18 @@ class TableConsumer(AsyncWebsocketConsumer):
         the last frame, or the whole table (the first time, and whenever the parts differ:
         the game started, a seat was left)."""
         started = snapshot.table.status != snapshot.table.Status.WAITING
-        if not started or self.seat_number is None:
+        watching = started and self.seat_number is None  # a spectator (deliver checked it)
+        if not started:
             self.sent_parts = {}
             if snapshot.drawable:
                 return render_table_html(snapshot, self.seat_number, error)  # no database: no thread hop
             return await db(render_table_html)(snapshot, self.seat_number, error)
         if not snapshot.drawable:
             snapshot = await db(snapshots.load)(self.table_id) or snapshot
-        drawing = draw_table(snapshot, self.seat_number, error=error, hint=hint)
+        if watching:
+            drawing = draw_table(snapshot, 0, error=error, spectator=True)
+        else:
+            drawing = draw_table(snapshot, self.seat_number, error=error, hint=hint)
         html = changed_parts(self.sent_parts, drawing.parts)
         if html is None:
             html = drawing.whole()

@@ -62,6 +62,7 @@ def lobby(request):
     )
     access = has_live_access(request.user)
     return render(request, "live/lobby.html", {
+        "games_to_watch": games_to_watch(request.user) if access else [],
         "room_form": RoomForm(), "queue_form": QueueForm(), "my_tables": my_tables, "open_rooms": open_rooms(),
         "has_access": access, **({} if access else _denied_context(request.user)),
         "queue_entry": QueueEntry.objects.filter(user=request.user, table__isnull=True).first(),
@@ -79,6 +80,17 @@ def open_rooms() -> list[dict]:
              .filter(free__gt=0).select_related("host").order_by("-created_at")[:OPEN_ROOMS_LISTED])
     return [{"table": room, "host": room.host.public_name, "free": room.free, "target": Rules.from_dict(room.rules).target,
              "rules": presenters.rules_lines(room)} for room in rooms]
+
+
+def games_to_watch(user, limit: int = 20) -> list[dict]:
+    """Live games being played now that ``user`` has no seat at, newest first, with who plays."""
+    tables = (Table.objects.filter(kind__in=[Table.Kind.FRIENDS, Table.Kind.MATCHED], status=Table.Status.PLAYING)
+              .exclude(seats__user=user).order_by("-started_at", "-pk")[:limit])
+    seats = Seat.objects.filter(table__in=list(tables)).select_related("user").order_by("number")
+    players: dict[int, list[str]] = {}
+    for seat in seats:
+        players.setdefault(seat.table_id, []).append(presenters.seat_name(seat))
+    return [{"table": table, "players": players.get(table.pk, [])} for table in tables]
 
 
 # --------------------------------------------------------------------------- friend rooms
@@ -132,6 +144,9 @@ def room(request, code):
         context.update(_denied_context(request.user), can_join=False)
     if mine is not None and table.status != Table.Status.WAITING:
         context["table_html"] = render_table_html(snapshots.of_row(table, seats), mine.number)
+    elif mine is None and table.status != Table.Status.WAITING and has_live_access(request.user):
+        context["spectating"] = True  # the game as anyone watching may see it
+        context["table_html"] = render_table_html(snapshots.of_row(table, seats), None, spectator=True)
     return render(request, "live/room.html", context)
 
 

@@ -38,6 +38,7 @@ class Table(models.Model):
     rated = models.BooleanField(default=False)
     listed = models.BooleanField(default=False, help_text="A friend room anyone may find in the lobby and join.")
     chat = models.BooleanField(default=True, help_text="The people at a live table may chat.")
+    watchers = models.PositiveIntegerField(default=0, help_text="People with no seat watching the game now.")
     rematch = models.JSONField(
         null=True, blank=True,
         help_text="After a live game: the rematch offered (games.services.answer_rematch): the new room's code, "

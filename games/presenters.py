@@ -221,7 +221,7 @@ def _deal_summary(steps: list[Step], deal: int, names: dict[int, str], me: int, 
     }
 
 
-def _seat_dicts(seat_rows: list[Seat], view, me: int) -> tuple[dict, list[dict], dict[int, dict]]:
+def _seat_dicts(seat_rows: list[Seat], view, me: int, you: int | None) -> tuple[dict, list[dict], dict[int, dict]]:
     seats = {seat.number: seat for seat in seat_rows}
     n = view.players
     positions = POSITIONS[n - 1]
@@ -232,10 +232,10 @@ def _seat_dicts(seat_rows: list[Seat], view, me: int) -> tuple[dict, list[dict],
         offset = (number - me) % n
         out[number] = {
             "number": number,
-            "name": "You" if number == me else seat_name(seat),
+            "name": "You" if number == you else seat_name(seat),
             "full_name": seat_name(seat),
             "subtitle": seat_subtitle(seat),
-            "is_me": number == me,
+            "is_me": number == you,
             "is_bot": seat.is_bot,
             "is_person": bool(seat.user_id),
             "connected": seat.connected,
@@ -258,7 +258,8 @@ def _seat_dicts(seat_rows: list[Seat], view, me: int) -> tuple[dict, list[dict],
     return out[me], opponents, out
 
 
-def table_context(table: Table | Snapshot, seat_number: int, *, hint=None, error: str | None = None) -> dict:
+def table_context(table: Table | Snapshot, seat_number: int, *, hint=None, error: str | None = None,
+                  spectator: bool = False) -> dict:
     """Everything the table fragment shows to ``seat_number``, derived from its view only.
 
     ``table`` is a row or, cheaper when several seats are drawn at one version, its
@@ -296,16 +297,19 @@ def table_context(table: Table | Snapshot, seat_number: int, *, hint=None, error
             "rules_lines": rules_lines(table), **_urls(table),
         }
     game, steps = snapshot.game, snapshot.steps
-    view = snapshot.view(seat_number)
+    # ``me``: the seat at the bottom of the table; ``you``: the viewer's seat, None for someone
+    # watching, who sees the table from seat ``me``'s place and only what is public.
     me = seat_number
+    you = None if spectator else me
+    view = game.public_view(me) if spectator else snapshot.view(me)
     n = view.players
-    me_dict, opponents, seats = _seat_dicts(snapshot.seats, view, me)
+    me_dict, opponents, seats = _seat_dicts(snapshot.seats, view, me, you)
     names = {number: info["full_name"] for number, info in seats.items()}
     is_learn = table.kind == Table.Kind.LEARN
     ended = table.status in (Table.Status.FINISHED, Table.Status.ABANDONED)
 
     # What the viewer has done this deal: the passed-card dots last until their first play.
-    my_steps_this_deal = [s for s in _steps_of_deal(steps, view.deal_number) if s.seat == me]
+    my_steps_this_deal = [s for s in _steps_of_deal(steps, view.deal_number) if s.seat == you]
     played_this_deal = any(s.kind == "play" for s in my_steps_this_deal)
     received = set(view.received or ()) if view.phase == "play" and not played_this_deal else set()
 
@@ -323,7 +327,7 @@ def table_context(table: Table | Snapshot, seat_number: int, *, hint=None, error
             "choice": action if isinstance(action, str) else None,
         }
 
-    my_turn = me in view.to_act and not ended
+    my_turn = you in view.to_act and not ended
     hand = []
     size = len(view.hand)
     playable = set(view.legal) if my_turn and view.phase in ("play", "pass") else set()
@@ -366,7 +370,7 @@ def table_context(table: Table | Snapshot, seat_number: int, *, hint=None, error
     last_trick = previous_trick if not view.current_trick else None
 
     passing = None
-    if view.phase == "pass" and not ended:
+    if view.phase == "pass" and not ended and you is not None:
         target = view.pass_target
         direction = DIRECTION_WORDS.get(view.pass_direction, "")
         target_name = names.get(target, "") if target is not None else ""
@@ -395,7 +399,7 @@ def table_context(table: Table | Snapshot, seat_number: int, *, hint=None, error
     if view.phase == "moon_choice" and not ended:
         shooter = view.moon_shooter
         value = view.rules.deal_value
-        if shooter == me:
+        if shooter == you:
             subtract_scores = [s + p for s, p in zip(view.scores, view.moon_outcomes["subtract"])]
             add_scores = [s + p for s, p in zip(view.scores, view.moon_outcomes["add"])]
             moon = {
@@ -415,9 +419,9 @@ def table_context(table: Table | Snapshot, seat_number: int, *, hint=None, error
     # The last deal's result: shown from the start of the next deal until your first move in it.
     deal_summary = None
     if view.phase == "over" or ended:
-        deal_summary = _deal_summary(steps, _last_scored_deal(steps), names, me, n, view.rules.deal_value)
+        deal_summary = _deal_summary(steps, _last_scored_deal(steps), names, you, n, view.rules.deal_value)
     elif view.deal_number > 1 and not my_steps_this_deal and not view.tricks:
-        deal_summary = _deal_summary(steps, view.deal_number - 1, names, me, n, view.rules.deal_value)
+        deal_summary = _deal_summary(steps, view.deal_number - 1, names, you, n, view.rules.deal_value)
 
     game_over = None
     if view.phase == "over" or ended:
@@ -431,20 +435,21 @@ def table_context(table: Table | Snapshot, seat_number: int, *, hint=None, error
             "abandoned": table.status == Table.Status.ABANDONED,
             "end_reason": table.end_reason,
             "winners": [seats[s]["name"] for s in winners],
-            "winners_text": _winners_text(winners, seats, me),
-            "i_won": me in winners,
+            "winners_text": _winners_text(winners, seats, you),
+            "i_won": you in winners,
             "standings": [
                 {"place": places[s], "name": seats[s]["name"],
-                 "score": view.scores[s], "is_me": s == me, "won": s in winners, "rating": changes.get(s)}
+                 "score": view.scores[s], "is_me": s == you, "won": s in winners, "rating": changes.get(s)}
                 for s in order
             ],
             "rated": bool(changes),
-            "my_rating": changes.get(me),
-            "rematch": _rematch(table, snapshot.seats, me, seats) if live and view.phase == "over" else None,
+            "my_rating": changes.get(you),
+            "rematch": _rematch(table, snapshot.seats, me, seats) if live and you is not None and view.phase == "over"
+            else None,
         }
 
     deadline = table.turn_deadline.isoformat() if table.turn_deadline and not ended else None
-    status_text = _status_text(view, seats, me, ended, table)
+    status_text = _status_text(view, seats, you, ended, table)
 
     context = {
         "table_id": table.pk,
@@ -452,6 +457,8 @@ def table_context(table: Table | Snapshot, seat_number: int, *, hint=None, error
         "kind": table.kind,
         "status": table.status,
         "live": live,
+        "spectator": spectator,
+        "watchers": table.watchers,
         "rated": table.rated,
         "is_learn": is_learn,
         "seat": me,
@@ -720,20 +727,22 @@ class TableDrawing:
 
 
 def draw_table(
-    table: Table | Snapshot, seat_number: int, *, error: str | None = None, hint=None, request=None
+    table: Table | Snapshot, seat_number: int, *, error: str | None = None, hint=None, request=None,
+    spectator: bool = False,
 ) -> TableDrawing:
     """Draw the table one seat sees (from its view only): each part once.
 
     Its forms use ``ws-send``: the page holds the table inside ``<div hx-ext="ws"
     ws-connect=...>`` (the table's socket, :mod:`games.consumers`). With ``request`` the forms
     also carry a CSRF token, so they post to ``games:act`` where script is off. ``error`` is
-    shown as a player-facing alert, ``hint`` (``bots.hint``) marked on the table.
+    shown as a player-facing alert, ``hint`` (``bots.hint``) marked on the table. With
+    ``spectator`` it is what someone watching sees from that seat's place: only what is public.
 
     >>> drawing = draw_table(snapshot, 0)              # doctest: +SKIP
     >>> sorted(drawing.parts)[:3]                      # doctest: +SKIP
     ['t-alert', 't-announce', 't-bar']
     """
-    context = table_context(table, seat_number, hint=hint, error=error)
+    context = table_context(table, seat_number, hint=hint, error=error, spectator=spectator)
     if request is not None:
         context["csrf_input"] = csrf_input_lazy(request)
     if context.get("waiting"):
@@ -756,10 +765,11 @@ def _templates():
 
 
 def render_table(
-    table: Table | Snapshot, seat_number: int, *, error: str | None = None, request=None, hint=None
+    table: Table | Snapshot, seat_number: int, *, error: str | None = None, request=None, hint=None,
+    spectator: bool = False,
 ) -> str:
     """HTML of the whole table for one seat (:func:`draw_table`, laid out whole)."""
-    return draw_table(table, seat_number, error=error, hint=hint, request=request).whole()
+    return draw_table(table, seat_number, error=error, hint=hint, request=request, spectator=spectator).whole()
 
 
 def table_assets_html() -> str:

@@ -109,6 +109,7 @@ def start_table(table_id: int, *, hands=None) -> Table:
         table.version += 1
         _plan_next(table, game)
         table.save()
+        _count_watchers(table.pk)  # those who watched the room go on watching the game
         _notify_after_commit(table, [{"type": "game_started"}])
     return table
 
@@ -618,6 +619,7 @@ def connection_opened(table_id: int, user, channel_name: str, server: str) -> Se
         )
         seat = Seat.objects.filter(table_id=table_id, user=user).first()
         if seat is None:
+            _count_watchers(table_id)
             return None
         if seat.resigned:
             return seat  # they left for good: they may look, the computer keeps playing
@@ -649,6 +651,18 @@ def _start_clock_once_everyone_is_here(table_id: int) -> None:
     _notify_after_commit(table, [{"type": "clock_started"}])
 
 
+def _count_watchers(table_id: int) -> None:
+    """Count again the people watching a game they have no seat at (sockets open, after its
+    start); the table shows how many. No new version: everyone at the table is told as of a
+    presence change."""
+    seated = Seat.objects.filter(table_id=table_id, user__isnull=False).values("user")
+    watchers = (TableConnection.objects.filter(table_id=table_id).exclude(user__in=seated)
+                .values("user").distinct().count())
+    started = Table.objects.filter(pk=table_id).exclude(status=Table.Status.WAITING)
+    if started.exclude(watchers=watchers).update(watchers=watchers):
+        transaction.on_commit(lambda: notify_presence(table_id))
+
+
 def _has_open_socket(table_id: int, user) -> bool:
 
     return TableConnection.objects.filter(table_id=table_id, user=user).exists()
@@ -668,7 +682,10 @@ def connection_closed(table_id: int, user, channel_name: str, *, closed_at=None)
     with task_batch(), transaction.atomic():
         closed, _ = TableConnection.objects.filter(channel_name=channel_name).delete()
         seat = Seat.objects.select_for_update().filter(table_id=table_id, user=user).first()
-        if seat is None or _has_open_socket(table_id, user):
+        if seat is None:
+            _count_watchers(table_id)
+            return False
+        if _has_open_socket(table_id, user):
             return False
         if not closed and not seat.connected and seat.left_at is not None:
             return True  # already recorded: keep the grace period that runs

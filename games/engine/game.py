@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import random
 import secrets
+import dataclasses
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Sequence
 
@@ -955,6 +956,17 @@ class Game:
             "is_first_trick": self.is_first_trick,
             "moon_outcomes": self.moon_outcomes,
         })
+
+    def public_view(self, seat: int) -> PlayerView:
+        """What anyone watching the game may know, seen from ``seat``'s place at the table: the
+        view of that seat without its hand, its legal moves and its passes.
+
+        >>> g = Game.new(Rules(), seed=3)
+        >>> v = g.public_view(0)
+        >>> v.hand, v.legal, v.passed, v.received, v.hand_sizes
+        ((), (), None, None, (13, 13, 13, 13))
+        """
+        return dataclasses.replace(self.view(seat), hand=(), legal=(), passed=None, received=None)
 
     # ------------------------------------------------------------------ copying, saving, replay
 

@@ -215,3 +215,37 @@ def test_two_people_chat_at_the_table_and_one_mutes_the_other(site, open_page, s
     xia.wait_for_selector("#table[data-synced]")
     assert xia.locator("#chat-log .chat-line").count() == 3, "the chat is kept with the table"
     assert not xia.locator("#chat-log .chat-line.muted").first.locator(".chat-text").is_visible(), "the mute is kept"
+
+
+SUBSCRIBE = """
+import datetime as dt
+from django.utils import timezone
+from accounts.models import Subscription, SubscriptionStatus, User
+Subscription.objects.update_or_create(user=User.objects.get(username={name!r}), defaults=dict(
+    status=SubscriptionStatus.ACTIVE, current_period_end=timezone.now() + dt.timedelta(days=30)))
+"""
+
+
+def test_watching_a_game_from_the_lobby_shows_the_play_and_no_hand(site, open_page, screens):
+    code = live_table(site, "yan", "zoe")
+    site.session_for("abe")
+    result = subprocess.run([sys.executable, "manage.py", "shell", "-c", SUBSCRIBE.format(name="abe")],
+                            cwd=ROOT, env=site.env, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    yan = open_page("yan")
+    yan.goto(f"{site.url}/live/room/{code}/")
+    yan.wait_for_selector("#table[data-synced]")
+    abe = open_page("abe")
+    abe.goto(f"{site.url}/live/")
+    abe.click(f"#games-to-watch a[href='/live/room/{code}/']")
+    abe.wait_for_selector("#table[data-synced]")
+    assert "You are watching" in abe.inner_text("#t-me")
+    assert abe.locator("#t-me .playing-card").count() == 0 and abe.locator(".leave-game").count() == 0
+    yan.wait_for_selector(".chip-watchers:has-text('1 watching')", timeout=3000)
+    # Yan passes: the watcher sees Yan's plate say so, and never the cards.
+    passed = yan.eval_on_selector_all("#t-me label.playing-card", "cards => cards.slice(0, 3).map(c => c.dataset.card)")
+    pass_three(yan)
+    abe.wait_for_selector("#t-me .me-stats:has-text('passed')", timeout=3000)
+    page = abe.content()
+    assert not any(f'data-face="{card}"' in page or f'data-card="{card}"' in page for card in passed)
+    shot(abe, screens, "live-watching")

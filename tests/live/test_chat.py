@@ -21,11 +21,15 @@ async def test_a_line_reaches_everyone_at_the_table_escaped_and_is_kept(people):
     players = await connect_all(people, table.pk)
     for player in players:
         await player.receive()
+    await sync_to_async(chat.post_chat)(table.pk, people[3], "first")
     html = await Player.create(people[2], table.pk, fmt="html")
     assert await html.connect()
     await html.receive()  # the table
     log = await html.receive()
     assert log.startswith('<div id="chat-log" class="chat-log" aria-live="polite">'), "the chat so far"
+    assert "first" in log
+    for player in players:
+        await player.receive_until(lambda f: f.get("type") == "chat")
 
     await players[0].send({"action": "chat", "text": "  <b>hi</b>   all  "})
     for player in players:
@@ -34,7 +38,7 @@ async def test_a_line_reaches_everyone_at_the_table_escaped_and_is_kept(people):
     frame = await html.receive_until(lambda f: isinstance(f, str) and "chat-line" in f)
     assert frame.startswith('<div id="chat-log" class="chat-log" data-append')
     assert "&lt;b&gt;hi&lt;/b&gt; all" in frame and "<b>hi</b>" not in frame
-    message = await sync_to_async(ChatMessage.objects.get)()
+    message = await sync_to_async(ChatMessage.objects.get)(user=people[0])
     assert (message.table_id, message.user_id, message.text) == (table.pk, people[0].pk, "<b>hi</b> all")
     for player in players + [html]:
         await player.close()

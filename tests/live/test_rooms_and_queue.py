@@ -61,7 +61,7 @@ def test_a_room_link_for_a_full_or_started_game(client, subscribed):
     services.fill_empty_seats(table.pk, subscribed[0])
     services.start_table(table.pk)
     page = login(client, subscribed[3]).get(reverse("live:room", args=[table.code]))
-    assert b"started without you" in page.content
+    assert b"You are watching" in page.content, "someone allowed live play may watch it"
     response = client.post(reverse("live:take_seat", args=[table.code]), follow=True)
     assert b"already started" in response.content
     assert not Seat.objects.filter(user=subscribed[3]).exists()

@@ -51,7 +51,7 @@ def world(ann, bob, staff):
 
 def _optional_rows(ann, bob, room):
     """Rows of the ratings and live-play models."""
-    from games.models import LiveServer, QueueEntry, TableConnection
+    from games.models import ChatMessage, LiveServer, QueueEntry, TableConnection
     from ratings.services import SeatResult, apply_game_result
 
     results = [SeatResult(user_id=user.pk, final_score=score, won=won, dropped=False, moons=0, deals=3)
@@ -64,6 +64,7 @@ def _optional_rows(ann, bob, room):
     QueueEntry.objects.create(user=bob, table_size=4, rating=1200, joined_at=now, last_seen=now)
     LiveServer.objects.create(name="web-1:7:0a1b2c3d", heartbeat_at=now)
     TableConnection.objects.create(channel_name="specific.test!abc", table=room, user=room.host, server="web-1:7:0a1b2c3d")
+    ChatMessage.objects.create(table=room, user=room.host, text="<script>hello</script>", reported_by=bob, reported_at=now)
     from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 
     seen = {"user_agent": "test", "ip_address": "10.0.0.9", "username": "mallory", "http_accept": "*/*",

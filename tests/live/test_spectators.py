@@ -1,0 +1,123 @@
+"""Watching a live game without a seat: public information only, over whole games, in both
+formats; a count of those watching; no effect on the game."""
+import json
+import re
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.urls import reverse
+
+from games import services
+from games.engine import Rules
+from games.models import Table
+from tests.live.conftest import Player
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+NAMED = re.compile(r'(?:data-card|data-face|value)="([2-9TJQKA][CDHS])"')
+MINI = re.compile(r'<span class="mini (?:red|black)">(10|[2-9JQKA])([♣♦♠♥])</span>')
+SUITS = {"♣": "C", "♦": "D", "♠": "S", "♥": "H"}
+VERSION = re.compile(r'<span id="t-state" hidden data-version="(\d+)"')
+
+
+def named_cards(html: str) -> set[str]:
+    minis = {("T" if rank == "10" else rank) + SUITS[suit] for rank, suit in MINI.findall(html)}
+    return set(NAMED.findall(html)) | minis
+
+
+def public_cards(game) -> set[str]:
+    view = game.public_view(0)
+    return {str(card) for card in set(view.played) | set(view.kitty) | set(view.removed)}
+
+
+def play_whole_game(table_id, people) -> dict[int, set[str]]:
+    """Each person plays on their turn; returns, by table version, the cards anyone may know."""
+    public = {}
+    for _ in range(3000):
+        table = Table.objects.get(pk=table_id)
+        game = services.load_game(table)
+        public[table.version] = public_cards(game)
+        if table.status != Table.Status.PLAYING:
+            return public
+        seat = game.to_act[0]
+        action = "add" if game.phase == "moon_choice" else game.legal(seat)[:3] if game.phase == "pass" else game.legal(seat)[0]
+        services.submit_action(table_id, seat, action, expected_version=table.version, user=people[seat])
+    raise AssertionError("the game did not end")
+
+
+async def frames_of(player) -> list:
+    """Every frame the socket has been sent, until a second goes by without one."""
+    frames = []
+    while not await player.comm.receive_nothing(1):
+        output = await player.comm.receive_output()
+        assert output["type"] == "websocket.send", output
+        frames.append(output["text"])
+    return frames
+
+
+async def test_spectators_are_sent_only_public_information_over_a_whole_game(people, django_user_model, subscribe):
+    eve = await sync_to_async(django_user_model.objects.create_user)("eve", display_name="Eve")
+    await sync_to_async(subscribe)(eve)
+
+    def start():
+        table = services.create_table(people[0], Rules(target=40), kind=Table.Kind.FRIENDS, seat_bots=[None] * 4, seed=8)
+        for number, person in enumerate(people[1:], start=1):
+            services.take_seat(table.pk, person, number)
+        return services.start_table(table.pk)
+
+    table = await sync_to_async(start)()
+    html = await Player.create(eve, table.pk, fmt="html")
+    as_json = await Player.create(eve, table.pk, fmt="json")
+    assert await html.connect() and await as_json.connect()
+    first = await html.receive()
+    assert 'id="table"' in first and "You are watching" in first and "1 watching" in first
+    public = await sync_to_async(play_whole_game)(table.pk, people)
+    assert len(public) > 100, "a whole game of several deals"
+
+    html_frames = [first] + await frames_of(html)
+    json_frames = [json.loads(text) for text in await frames_of(as_json)]
+    checked = 0
+    for frame in html_frames:
+        version = VERSION.search(frame)
+        if version is None:
+            assert not named_cards(frame), frame[:300]
+            continue
+        shown = named_cards(frame)
+        assert shown <= public[int(version[1])], (int(version[1]), shown - public[int(version[1])])
+        checked += 1
+    assert checked > 100
+    for frame in json_frames:
+        state = frame.get("state")
+        if not state or not state["view"]:
+            continue
+        view = state["view"]
+        assert (view["hand"], view["legal"], view["passed"], view["received"]) == ([], [], None, None)
+        played = {card for trick in view["tricks"] for _, card in trick["plays"]} | {c for _, c in view["current_trick"]}
+        assert played <= public[state["version"]]
+    assert json_frames[-1]["state"]["status"] == "finished"
+    await html.close()
+    await as_json.close()
+
+
+async def test_the_lobby_lists_games_being_played_and_a_watcher_sees_the_table(people, django_user_model, subscribe):
+    def pages():
+        from django.test import Client
+
+        eve = django_user_model.objects.create_user("eve", display_name="Eve")
+        subscribe(eve)
+        table = services.create_table(people[0], Rules(), kind=Table.Kind.FRIENDS, seat_bots=[None, None, "easy", "easy"])
+        services.take_seat(table.pk, people[1], 1)
+        services.start_table(table.pk)
+        client = Client()
+        client.force_login(eve)
+        lobby = client.get(reverse("live:lobby")).content.decode()
+        room = client.get(reverse("live:room", args=[table.code])).content.decode()
+        client.force_login(people[2])  # no live access
+        refused = client.get(reverse("live:room", args=[table.code])).content.decode()
+        return table, lobby, room, refused
+
+    table, lobby, room, refused = await sync_to_async(pages)()
+    watch = re.search(r'<section class="live-panel" id="games-to-watch">(.*?)</section>', lobby, re.S)[1]
+    assert "Ann, Bob" in watch and reverse("live:room", args=[table.code]) in watch
+    assert "You are watching" in room and 'class="playing-card legal"' not in room and "Leave game" not in room
+    assert "You are watching" not in refused and "started without you" in refused
