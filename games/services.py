@@ -606,7 +606,8 @@ def connection_opened(table_id: int, user, channel_name: str, server: str) -> Se
     """
     with task_batch(), transaction.atomic():
         # The table row lock orders this against stand_in_if_gone and the seat changes.
-        if Table.objects.select_for_update().filter(pk=table_id).first() is None:
+        table = Table.objects.select_for_update().filter(pk=table_id).first()
+        if table is None:
             raise ActionRejected("no_table", "There is no table here.")
         mine = TableConnection.objects.filter(table_id=table_id, user=user)
         if not mine.filter(channel_name=channel_name).exists() and mine.count() >= MAX_SOCKETS_PER_PERSON:
@@ -624,7 +625,7 @@ def connection_opened(table_id: int, user, channel_name: str, server: str) -> Se
         if seat.resigned:
             return seat  # they left for good: they may look, the computer keeps playing
         Seat.objects.filter(pk=seat.pk).update(connected=True, left_at=None)
-        _start_clock_once_everyone_is_here(table_id)
+        _start_clock_once_everyone_is_here(table)
         if seat.standing_in:
             reclaim_seat(table_id, user)
         elif not seat.connected:
@@ -633,10 +634,10 @@ def connection_opened(table_id: int, user, channel_name: str, server: str) -> Se
     return seat
 
 
-def _start_clock_once_everyone_is_here(table_id: int) -> None:
-    """The last person matched into a game has opened it: its first clock, which was waiting
-    for them (:func:`_awaiting_arrivals`), starts now with the whole turn."""
-    table = Table.objects.get(pk=table_id)  # locked by the caller
+def _start_clock_once_everyone_is_here(table: Table) -> None:
+    """The last person matched into a game has opened it (``table``: its row, locked): its
+    first clock, which was waiting for them (:func:`_awaiting_arrivals`), starts now with the
+    whole turn."""
     if table.status != Table.Status.PLAYING or table.kind != Table.Kind.MATCHED or table.turn_deadline is None:
         return
     game = load_game(table)
