@@ -4,6 +4,7 @@ from games import results, services
 from games.engine import Card, Game, Rules
 from games.models import Seat, Table
 from ratings.models import RatedGame, RatingChange
+from tests.live.conftest import play_people_until_over
 
 
 def test_moons_are_counted_per_seat_from_the_stored_game():
@@ -17,20 +18,6 @@ def test_moons_are_counted_per_seat_from_the_stored_game():
         if (after.deal_number != before.deal_number or after.phase == "over") and after.moon_shooter is not None:
             expected[after.moon_shooter] += 1
     assert results.moons_by_seat(game.to_dict(), 4) == expected
-
-
-def play_people_until_over(table_id):
-    """People at the table play what the Medium bot would, through the ordinary move path."""
-    for _ in range(2000):
-        table = Table.objects.get(pk=table_id)
-        if table.status != Table.Status.PLAYING:
-            return table
-        game = services.load_game(table)
-        number = game.to_act[0]
-        seat = table.seats.get(number=number)
-        action = services.computer_action(game.view(number), "medium", table, number)
-        services.submit_action(table_id, number, action, expected_version=table.version, user=seat.user)
-    raise AssertionError("the game did not end")
 
 
 @pytest.mark.django_db

@@ -64,6 +64,24 @@ def people(django_user_model):
     ]
 
 
+def play_people_until_over(table_id, each=None):
+    """People at the table play what the Medium bot would, through the ordinary move path;
+    ``each(table, game)`` sees every state on the way, the last one included. Returns the
+    finished table."""
+    for _ in range(3000):
+        table = Table.objects.get(pk=table_id)
+        game = services.load_game(table)
+        if each is not None:
+            each(table, game)
+        if table.status != Table.Status.PLAYING:
+            return table
+        number = game.to_act[0]
+        seat = table.seats.get(number=number)
+        action = services.computer_action(game.view(number), "medium", table, number)
+        services.submit_action(table_id, number, action, expected_version=table.version, user=seat.user)
+    raise AssertionError("the game did not end")
+
+
 def seat_people(users, *, rules=None, seed=5, timer=0, start=True, kind=Table.Kind.FRIENDS, bots=None):
     """A live table with ``users`` seated in order (and computers at the ``bots`` seats)."""
     rules = rules or Rules(passing="none")

@@ -11,23 +11,9 @@ from games import presenters, services, snapshots
 from games.engine import Rules
 from games.models import Table
 from ratings.models import RatingChange
+from tests.live.conftest import play_people_until_over
 
 pytestmark = pytest.mark.django_db
-
-
-def play_to_the_end(table_id, people, skip=()):
-    """Each person plays the first legal card on their turn (a computer plays ``skip`` seats)."""
-    for _ in range(2000):
-        table = Table.objects.get(pk=table_id)
-        if table.status != Table.Status.PLAYING:
-            return table
-        game = services.load_game(table)
-        seat = game.to_act[0]
-        if seat in skip:
-            raise AssertionError("a computer plays that seat: it is never left waiting")
-        action = "add" if game.phase == "moon_choice" else game.legal(seat)[:3] if game.phase == "pass" else game.legal(seat)[0]
-        services.submit_action(table_id, seat, action, expected_version=table.version, user=people[seat])
-    raise AssertionError("the game did not end")
 
 
 def finished_game(people, **options):
@@ -36,7 +22,7 @@ def finished_game(people, **options):
     for number, person in enumerate(people[1:], start=1):
         services.take_seat(table.pk, person, number)
     services.start_table(table.pk)
-    return play_to_the_end(table.pk, people)
+    return play_people_until_over(table.pk)
 
 
 def test_equal_scores_share_a_place():
@@ -106,7 +92,7 @@ def test_a_person_leaves_a_game_in_progress_a_computer_plays_at_once_and_they_ar
     assert not services.resign(table.pk, people[leaver]), "once"
 
     stayed = [person for number, person in enumerate(people) if number != leaver]
-    table = play_to_the_end(table.pk, people, skip={leaver})
+    table = play_people_until_over(table.pk)  # a move asked of the leaver would be refused
     changes = {change.user_id: change for change in RatingChange.objects.all()}
     assert changes[people[leaver].pk].dropped
     assert changes[people[leaver].pk].rank == 4 and all(changes[p.pk].rank < 4 for p in stayed)

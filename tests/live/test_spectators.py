@@ -10,7 +10,7 @@ from django.urls import reverse
 from games import services
 from games.engine import Rules
 from games.models import Table
-from tests.live.conftest import Player
+from tests.live.conftest import Player, play_people_until_over
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -30,19 +30,11 @@ def public_cards(game) -> set[str]:
     return {str(card) for card in set(view.played) | set(view.kitty) | set(view.removed)}
 
 
-def play_whole_game(table_id, people) -> dict[int, set[str]]:
-    """Each person plays on their turn; returns, by table version, the cards anyone may know."""
+def play_whole_game(table_id) -> dict[int, set[str]]:
+    """People play the game to its end; returns, by table version, the cards anyone may know."""
     public = {}
-    for _ in range(3000):
-        table = Table.objects.get(pk=table_id)
-        game = services.load_game(table)
-        public[table.version] = public_cards(game)
-        if table.status != Table.Status.PLAYING:
-            return public
-        seat = game.to_act[0]
-        action = "add" if game.phase == "moon_choice" else game.legal(seat)[:3] if game.phase == "pass" else game.legal(seat)[0]
-        services.submit_action(table_id, seat, action, expected_version=table.version, user=people[seat])
-    raise AssertionError("the game did not end")
+    play_people_until_over(table_id, each=lambda table, game: public.__setitem__(table.version, public_cards(game)))
+    return public
 
 
 async def frames_of(player) -> list:
@@ -71,7 +63,7 @@ async def test_spectators_are_sent_only_public_information_over_a_whole_game(peo
     assert await html.connect() and await as_json.connect()
     first = await html.receive()
     assert 'id="table"' in first and "You are watching" in first and "1 watching" in first
-    public = await sync_to_async(play_whole_game)(table.pk, people)
+    public = await sync_to_async(play_whole_game)(table.pk)
     assert len(public) > 100, "a whole game of several deals"
 
     html_frames = [first] + await frames_of(html)
