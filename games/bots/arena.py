@@ -7,6 +7,7 @@ plays every seat's cards, and the luck of the deal cancels.  Bots only ever get
     python -m games.bots.arena --players hard,medium,medium,medium --hands 2000 --seed 1
     python -m games.bots.arena --players medium,easy,easy,easy --hands 500 --processes 2
     python -m games.bots.arena --players hard,medium,medium --rules moon=choose,jack_of_diamonds=true
+    python -m games.bots.arena --self-play easy,medium,hard --games 40 --processes 2
 
 ``--hands`` is the number of deals; each is played once per seat (so 4 players and
 ``--hands 300`` play 1200 hands).  Rules are ``key=value`` pairs of
@@ -17,7 +18,16 @@ decision (not deterministic); ``--effort`` sets its simulated card plays per dec
 
 Prints, per level: average points per hand with a 95% interval (over deals), moons shot
 per hand, and decision time (median and 95th percentile of the CPU time on one core, all
-decisions and those with a real choice; and wall-clock time), then each level's ratio and difference against the next.
+decisions and those with a real choice; and wall-clock time), then each level's ratio and
+difference against the next, then the statistics of play (see :func:`format_play_stats`).
+
+``--games N`` plays whole games instead of single deals (each game once per seating, from
+the same shuffles), so the statistics include hands per game, the winner's and the highest
+score, and moons per game.  ``--self-play easy,medium,hard`` plays each level against
+itself and prints one row of statistics of play per level.
+
+A player from outside the project (OpenSpiel's ISMCTS) sits in through
+:mod:`games.bots.outside_arena`, which passes ``outside`` players to :func:`run`.
 """
 
 from __future__ import annotations
@@ -79,25 +89,75 @@ def _deal_setup(rules: Rules, seed: int, index: int, score_mode: str):
     }
 
 
-def play_deal(rules: Rules, levels, setup: dict, bot_seed: int, options: "dict | None" = None) -> dict:
-    """Play one deal with ``levels[seat]`` bots; return points, shooter and decision times."""
-    options = options or {}
-    g = Game.new(rules, seed=setup["seed"], dealer=setup["dealer"], scores=setup["scores"],
-                 deal_number=setup["deal_number"])
+class _DealWatch:
+    """What a deal showed, read from the engine's events: the trick in which hearts were
+    first broken, and whether someone could not follow the 2♣ on the first trick."""
+
+    def __init__(self, passing: bool) -> None:
+        self.passing = passing
+        self.broken_in: "int | None" = None
+        self.club_void = False
+        self.trick = 1
+
+    def see(self, events) -> None:
+        for e in events:
+            kind = e["type"]
+            if kind == "card_played":
+                self.trick = e["trick"]
+            elif kind == "hearts_broken" and self.broken_in is None:
+                self.broken_in = self.trick
+            elif kind == "trick_won" and e["trick"] == 1 and e["cards"][0] == "2C":
+                self.club_void = any(c[1] != "C" for c in e["cards"])
+
+    def record(self, g: Game, times) -> dict:
+        return {"points": list(g.deal_points), "shooter": g.moon_shooter, "times": times,
+                "passing": self.passing, "broken_in": self.broken_in, "club_void": self.club_void}
+
+
+def _act(view, level, seed: int, options: dict, outside: dict):
+    if level in outside:
+        return outside[level](view, seed)
+    return choose_action(view, level, seed=seed, **(options if level == "hard" else {}))
+
+
+def _play_one_deal(g: Game, levels, bot_seed: int, options: dict, outside: dict) -> dict:
+    """Play the deal ``g`` is on to its end (the next deal dealt, or the game over)."""
     deal = g.deal_number
-    times: list[list] = [[] for _ in range(rules.players)]
+    watch = _DealWatch(g.phase == "pass")
+    times: list[list] = [[] for _ in range(g.players)]
     while g.deal_number == deal and not g.is_over:
         for seat in g.to_act:
             view = g.view(seat)
-            level = levels[seat]
-            opts = options if level == "hard" else {}
             t, c = time.perf_counter(), time.process_time()
-            action = choose_action(view, level, seed=bot_seed * 7919 + g.ply, **opts)
+            action = _act(view, levels[seat], bot_seed * 7919 + g.ply, options, outside)
             cpu, wall = time.process_time() - c, time.perf_counter() - t
             choice = view.phase != "play" or len(view.legal) > 1
             times[seat].append((cpu, wall, choice))
-            g.apply(seat, action)
-    return {"points": list(g.deal_points), "shooter": g.moon_shooter, "times": times}
+            watch.see(g.apply(seat, action))
+    return watch.record(g, times)
+
+
+def play_deal(rules: Rules, levels, setup: dict, bot_seed: int, options: "dict | None" = None,
+              outside: "dict | None" = None) -> dict:
+    """Play one deal with ``levels[seat]`` bots; return points, shooter, decision times and
+    what the deal showed (``passing``, ``broken_in``, ``club_void``)."""
+    g = Game.new(rules, seed=setup["seed"], dealer=setup["dealer"], scores=setup["scores"],
+                 deal_number=setup["deal_number"])
+    return _play_one_deal(g, levels, bot_seed, options or {}, outside or {})
+
+
+#: a game that runs this many deals is stopped (a tie for lowest plays on with ties="continue")
+MAX_DEALS_PER_GAME = 60
+
+
+def play_game(rules: Rules, levels, seed, bot_seed: int, options: "dict | None" = None,
+              outside: "dict | None" = None) -> dict:
+    """Play a whole game; return its deals (as :func:`play_deal`), final scores and winners."""
+    g = Game.new(rules, seed=seed)
+    deals = []
+    while not g.is_over and len(deals) < MAX_DEALS_PER_GAME:
+        deals.append(_play_one_deal(g, levels, bot_seed + len(deals), options or {}, outside or {}))
+    return {"deals": deals, "scores": list(g.scores), "winners": list(g.winners)}
 
 
 def _seatings(levels):
@@ -106,43 +166,93 @@ def _seatings(levels):
 
 
 def _work(args):
-    rules, levels, seed, index, options, score_mode = args
+    rules, levels, seed, index, options, score_mode, outside = args
     setup = _deal_setup(rules, seed, index, score_mode)
     out = []
     for r, seating in enumerate(_seatings(levels)):
-        res = play_deal(rules, seating, setup, seed * 100003 + index, options)
+        res = play_deal(rules, seating, setup, seed * 100003 + index, options, outside)
         res["seating"] = seating
         out.append(res)
     return index, out
 
 
-def run(levels, hands: int, seed: int = 1, rules: "Rules | None" = None, processes: int = 1,
-        options: "dict | None" = None, score_mode: str = "zero", progress=None) -> dict:
-    """Play ``hands`` duplicate deals; return the raw results per deal."""
-    rules = rules or Rules(players=len(levels))
+def _work_game(args):
+    rules, levels, seed, index, options, outside = args
+    out = []
+    # a table of one level plays each game once: turning it round would play the same game
+    for seating in {tuple(x): x for x in _seatings(levels)}.values():
+        res = play_game(rules, seating, f"arena/{seed}/game/{index}", seed * 100003 + index * 1009, options,
+                        outside)
+        res["seating"] = seating
+        out.append(res)
+    return index, out
+
+
+def _check(levels, rules: Rules, outside) -> None:
     if len(levels) != rules.players:
         raise ValueError(f"{len(levels)} levels for {rules.players} players.")
     for lv in levels:
-        if lv not in LEVELS:
-            raise ValueError(f"Unknown level {lv!r} — use {', '.join(LEVELS)}.")
-    jobs = [(rules, list(levels), seed, i, options or {}, score_mode) for i in range(hands)]
-    results = [None] * hands
+        if lv not in LEVELS and lv not in outside:
+            raise ValueError(f"Unknown level {lv!r} — use {', '.join(LEVELS + tuple(outside))}.")
+
+
+def _map(work, jobs, processes: int, progress):
+    results = [None] * len(jobs)
     t0 = time.time()
     if processes > 1:
         with Pool(processes) as pool:
-            for k, (i, out) in enumerate(pool.imap_unordered(_work, jobs)):
+            for k, (i, out) in enumerate(pool.imap_unordered(work, jobs)):
                 results[i] = out
                 if progress:
-                    progress(k + 1, hands, time.time() - t0)
+                    progress(k + 1, len(jobs), time.time() - t0)
     else:
         for k, job in enumerate(jobs):
-            i, out = _work(job)
+            i, out = work(job)
             results[i] = out
             if progress:
-                progress(k + 1, hands, time.time() - t0)
+                progress(k + 1, len(jobs), time.time() - t0)
+    return results, time.time() - t0
+
+
+def run(levels, hands: int, seed: int = 1, rules: "Rules | None" = None, processes: int = 1,
+        options: "dict | None" = None, score_mode: str = "zero", progress=None,
+        outside: "dict | None" = None) -> dict:
+    """Play ``hands`` duplicate deals; return the raw results per deal.
+
+    ``outside`` maps more player names to ``act(view, seed)`` functions (picklable, for
+    ``processes > 1``)."""
+    rules = rules or Rules(players=len(levels))
+    outside = outside or {}
+    _check(levels, rules, outside)
+    jobs = [(rules, list(levels), seed, i, options or {}, score_mode, outside) for i in range(hands)]
+    results, seconds = _map(_work, jobs, processes, progress)
     return {"rules": rules, "levels": list(levels), "seed": seed, "deals": results,
-            "seconds": time.time() - t0, "processes": processes, "options": options or {},
+            "seconds": seconds, "processes": processes, "options": options or {},
             "score_mode": score_mode}
+
+
+def run_games(levels, games: int, seed: int = 1, rules: "Rules | None" = None, processes: int = 1,
+              options: "dict | None" = None, progress=None, outside: "dict | None" = None) -> dict:
+    """Play ``games`` whole games, each once per seating; the result has the deals as
+    :func:`run`'s (one list per deal index of a game and seating) and the games."""
+    rules = rules or Rules(players=len(levels))
+    outside = outside or {}
+    _check(levels, rules, outside)
+    jobs = [(rules, list(levels), seed, i, options or {}, outside) for i in range(games)]
+    results, seconds = _map(_work_game, jobs, processes, progress)
+    deals = []
+    played = []
+    for seatings in results:
+        for game in seatings:
+            played.append(game)
+            for d in game["deals"]:
+                d["seating"] = game["seating"]
+        # pair the seatings' deals by their index in the game, as far as every seating went
+        for k in range(min(len(game["deals"]) for game in seatings)):
+            deals.append([game["deals"][k] for game in seatings])
+    return {"rules": rules, "levels": list(levels), "seed": seed, "deals": deals, "games": played,
+            "seconds": seconds, "processes": processes, "options": options or {},
+            "score_mode": "games"}
 
 
 def _pct(xs, q):
@@ -202,6 +312,73 @@ def summarize(result: dict) -> dict:
     return out
 
 
+def play_stats(result: dict) -> dict:
+    """The statistics of play of a run: moons per hand and per game by level; over the
+    hands, how often someone could not follow the 2♣ (hands with a pass and hold hands
+    apart) and the trick in which hearts were first broken; over whole games, hands per
+    game and the winner's and the highest score."""
+    levels = result["levels"]
+    distinct = list(dict.fromkeys(levels))
+    hands = [res for deal in result["deals"] for res in deal]
+    if "games" in result:
+        hands = [d for game in result["games"] for d in game["deals"]]
+    moons = {lv: 0 for lv in distinct}
+    seat_hands = {lv: 0 for lv in distinct}
+    for res in hands:
+        for seat, lv in enumerate(res["seating"]):
+            seat_hands[lv] += 1
+            moons[lv] += res["shooter"] == seat
+    out: dict = {"levels": {}}
+    for lv in distinct:
+        out["levels"][lv] = {"moons_per_hand": moons[lv] / seat_hands[lv] if seat_hands[lv] else float("nan")}
+    passing = [r for r in hands if r["passing"]]
+    hold = [r for r in hands if not r["passing"]]
+    broken = [r["broken_in"] for r in hands if r["broken_in"] is not None]
+    out["hands"] = len(hands)
+    out["club_void_passing"] = sum(r["club_void"] for r in passing) / len(passing) if passing else float("nan")
+    out["club_void_hold"] = sum(r["club_void"] for r in hold) / len(hold) if hold else float("nan")
+    out["hands_passing"], out["hands_hold"] = len(passing), len(hold)
+    out["broken_in"] = statistics.fmean(broken) if broken else float("nan")
+    out["never_broken"] = 1 - len(broken) / len(hands) if hands else float("nan")
+    games = result.get("games")
+    if games:
+        out["games"] = len(games)
+        out["hands_per_game"] = statistics.fmean(len(g["deals"]) for g in games)
+        out["winner_score"] = statistics.fmean(min(g["scores"]) for g in games)
+        out["highest_score"] = statistics.fmean(max(g["scores"]) for g in games)
+        out["games_with_a_moon"] = sum(any(d["shooter"] is not None for d in g["deals"]) for g in games) / len(games)
+        for lv in distinct:
+            seat_games = sum(g["seating"].count(lv) for g in games)
+            shot = sum(1 for g in games for d in g["deals"]
+                       if d["shooter"] is not None and g["seating"][d["shooter"]] == lv)
+            out["levels"][lv]["moons_per_game"] = shot / seat_games if seat_games else float("nan")
+    return out
+
+
+def format_play_stats(stats: dict, label: str = "") -> str:
+    """The statistics of play as lines of text (see :func:`play_stats`)."""
+    lines = []
+    moons = ", ".join(
+        f"{lv} {v['moons_per_hand'] * 100:.2f}% of hands"
+        + (f", {v['moons_per_game']:.2f} per game" if "moons_per_game" in v else "")
+        for lv, v in stats["levels"].items()
+    )
+    lines.append(f"{label}moons shot: {moons}")
+    lines.append(
+        f"{label}someone could not follow the 2♣: {stats['club_void_passing'] * 100:.1f}% of hands with a pass"
+        f" ({stats['hands_passing']}), {stats['club_void_hold'] * 100:.1f}% of hold hands ({stats['hands_hold']})"
+    )
+    lines.append(f"{label}hearts first broken in trick {stats['broken_in']:.1f} on average "
+                 f"(never broken in {stats['never_broken'] * 100:.1f}% of hands)")
+    if "games" in stats:
+        lines.append(
+            f"{label}{stats['games']} games: {stats['hands_per_game']:.1f} hands per game, winner's score "
+            f"{stats['winner_score']:.1f}, highest score {stats['highest_score']:.1f}, a moon in "
+            f"{stats['games_with_a_moon'] * 100:.0f}% of games"
+        )
+    return "\n".join(lines)
+
+
 def format_report(result: dict) -> str:
     s = summarize(result)
     rules = result["rules"]
@@ -212,8 +389,11 @@ def format_report(result: dict) -> str:
     lines = [
         f"Duplicate arena: {','.join(result['levels'])} — {n} players, rules: "
         f"{', '.join(changed) or 'default'}",
-        f"{deals} deals x {n} seatings = {deals * n} hands, seed {result['seed']}, "
-        f"scores {result['score_mode']}, {result['seconds']:.0f} s on {result['processes']} process(es)"
+        (f"{len(result['games']) // n} games x {n} seatings = {len(result['games'])} games, "
+         f"{deals} deals played by every seating, seed {result['seed']}, "
+         if "games" in result else
+         f"{deals} deals x {n} seatings = {deals * n} hands, seed {result['seed']}, scores {result['score_mode']}, ")
+        + f"{result['seconds']:.0f} s on {result['processes']} process(es)"
         + (f", hard options {result['options']}" if result["options"] else ""),
         "",
         f"{'level':<8}{'seats':>6}{'points/hand':>13}{'95% CI':>18}{'moons/hand':>12}"
@@ -230,6 +410,7 @@ def format_report(result: dict) -> str:
         )
     lines.append("(decision times: CPU ms on one core, all decisions and those with a real choice; "
                  "wall ms includes waiting for a busy machine)")
+    lines += ["", "Statistics of play", format_play_stats(play_stats(result), "  ")]
     names = list(s)
     if len(names) > 1:
         lines.append("")
@@ -244,11 +425,16 @@ def format_report(result: dict) -> str:
     return "\n".join(lines)
 
 
-def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m games.bots.arena", description=__doc__.split("\n")[0])
+def main(argv=None, outside: "dict | None" = None, prog: str = "python -m games.bots.arena") -> int:
+    """The command line; ``outside`` adds players from outside (see :mod:`.outside_arena`)."""
+    outside = outside or {}
+    p = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n")[0])
     p.add_argument("--players", default="hard,medium,medium,medium",
-                   help="comma-separated level per seat (easy, medium, hard)")
+                   help="comma-separated level per seat (" + ", ".join(LEVELS + tuple(outside)) + ")")
     p.add_argument("--hands", type=int, default=200, help="number of deals (each played once per seat)")
+    p.add_argument("--games", type=int, default=None, help="play this many whole games instead of deals")
+    p.add_argument("--self-play", default=None, metavar="LEVELS",
+                   help="comma-separated levels, each playing every seat: one row of statistics each")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--rules", default="", help="key=value,... Rules fields, e.g. moon=choose")
     p.add_argument("--processes", type=int, default=1)
@@ -261,7 +447,7 @@ def main(argv=None) -> int:
     a = p.parse_args(argv)
     levels = [x.strip() for x in a.players.split(",") if x.strip()]
     try:
-        rules = parse_rules(a.rules, players=len(levels))
+        rules = parse_rules(a.rules, players=len(levels) if not a.self_play else None)
     except ValueError as exc:
         p.error(str(exc))
     options = {}
@@ -274,10 +460,23 @@ def main(argv=None) -> int:
 
     def progress(k, total, secs):
         if not a.quiet and (k == total or k % max(1, total // 20) == 0):
-            print(f"  {k}/{total} deals, {secs:.0f} s", file=sys.stderr, flush=True)
+            print(f"  {k}/{total} {'games' if a.games else 'deals'}, {secs:.0f} s", file=sys.stderr, flush=True)
 
     try:
-        result = run(levels, a.hands, a.seed, rules, a.processes, options, a.scores, progress)
+        if a.self_play:
+            for level in [x.strip() for x in a.self_play.split(",") if x.strip()]:
+                table = [level] * rules.players
+                if a.games:
+                    result = run_games(table, a.games, a.seed, rules, a.processes, options, progress, outside)
+                else:
+                    result = run(table, a.hands, a.seed, rules, a.processes, options, a.scores, progress, outside)
+                print(f"{level} at every seat, {rules.players} players, {result['seconds']:.0f} s:")
+                print(format_play_stats(play_stats(result), "  "))
+            return 0
+        if a.games:
+            result = run_games(levels, a.games, a.seed, rules, a.processes, options, progress, outside)
+        else:
+            result = run(levels, a.hands, a.seed, rules, a.processes, options, a.scores, progress, outside)
     except ValueError as exc:
         p.error(str(exc))
     print(format_report(result))

@@ -2,7 +2,7 @@
 
 For a play, Hard deals the unseen cards at random many times, consistently with all it
 knows (:mod:`games.bots.sampling`); in each such world it plays every candidate card and
-rolls the deal out to the end with the Medium policy for every seat (the fast bitmask core),
+rolls the deal out to the end with the Medium policy for every seat (the rules kernel's ``Deal``),
 and scores the result with a utility that weighs the game standing
 (:func:`games.bots.standing.utility`): its own points, a little of the others', and — near
 the target — winning or losing the game.  The same worlds serve every candidate, so the
@@ -26,9 +26,9 @@ from __future__ import annotations
 import random
 import time
 
-from games.engine import Card, fast
+from games.engine import Card, kernel
 from games.engine.cards import mask_to_cards
-from games.engine.fast import SUIT_MASKS
+from games.engine.kernel import SUIT_MASKS, Deal
 
 from . import medium, policy, standing
 from .sampling import sample
@@ -47,13 +47,10 @@ PRUNE_Z = 3.0
 PASS_CANDIDATES = 5
 PASS_EFFORT = 30000
 
-_SUIT_OF = tuple(c // 13 for c in range(52))
-
-
 def pass_cards(view, seed: int = 0, effort: int = PASS_EFFORT, samples: "int | None" = None) -> list:
     """Search Medium's few best passes: deal the other hands at random, let the others pass
     (a quick Medium-like guess), play each candidate out and keep the best on average."""
-    cfg = fast.config(view.rules)
+    cfg = kernel.config(view.rules)
     n = view.players
     me = view.seat
     hand = 0
@@ -63,16 +60,15 @@ def pass_cards(view, seed: int = 0, effort: int = PASS_EFFORT, samples: "int | N
     if view.pass_target is None or len(options) <= 1:
         return list(mask_to_cards(options[0]))
     off = view.pass_direction.offset(n)
-    rest = [c for c in fast.iter_bits(cfg.deck_mask & ~hand)]
+    rest = [c for c in kernel.iter_bits(cfg.deck_mask & ~hand)]
     hs = cfg.hand_size
     rules = view.rules
     scores = list(view.scores)
-    leader = (view.dealer + 1) % n
+    first_leader = (view.dealer + 1) % n
     rng = random.Random(seed)
     max_worlds = samples if samples is not None else MAX_WORLDS
     values: list[list[float]] = [[] for _ in options]
     active = list(range(len(options)))
-    zero = [0] * n
     spent = done = 0
     while done < max_worlds:
         rng.shuffle(rest)
@@ -91,9 +87,10 @@ def pass_cards(view, seed: int = 0, effort: int = PASS_EFFORT, samples: "int | N
         passes = [policy.quick_pass(cfg, hands[s]) if s != me else 0 for s in range(n)]
         for j in active:
             passes[me] = options[j]
-            dealt = [hands[s] & ~passes[s] | passes[(s - off) % n] for s in range(n)]
-            taken = rollout(cfg, dealt, zero, (), leader, 0, False, True, kitty)
-            values[j].append(standing.utility(rules, scores, _score(cfg, rules, scores, taken), me))
+            world = Deal(cfg, [hands[s] & ~passes[s] | passes[(s - off) % n] for s in range(n)], kitty)
+            world.begin(first_leader)
+            rollout(world)
+            values[j].append(standing.utility(rules, scores, _score(rules, scores, world), me))
         spent += len(active) * n * hs
         done += 1
         if samples is None and spent >= effort and done >= MIN_WORLDS:
@@ -110,63 +107,22 @@ def moon_choice(view) -> str:
     return medium.moon_choice(view)
 
 
-def rollout(cfg, hands, taken, trick, leader, played, broken, first_trick, kitty, first_card=-1):
-    """Play the deal to its end with the Medium policy for every seat; return ``taken``.
-
-    ``hands`` are all seats' cards (a world); the seat to act plays ``first_card`` if given.
-    """
-    n = cfg.players
-    hands = list(hands)
-    taken = list(taken)
-    trick = list(trick)
-    seat = (leader + len(trick)) % n
-    breaks = cfg.breaks_mask
+def rollout(world: Deal, first_card: int = -1) -> Deal:
+    """Play ``world`` (all hands known) to its end with the Medium policy for every seat;
+    the seat to play plays ``first_card`` if given.  Returns ``world``, played out."""
+    if first_card >= 0:
+        world.play(first_card)
     pol = policy.play
-    first_lead = -1
-    if first_trick and not trick and cfg.lowest_club:
-        first_lead = fast.first_lead_card(cfg, hands)
-        bit = 1 << first_lead
-        leader = seat = next(s for s in range(n) if hands[s] & bit)
-    card = first_card
-    while True:
-        hand = hands[seat]
-        if not trick and not hand:
-            return taken
-        if card < 0:
-            card = pol(cfg, seat, hand, trick, leader, played, taken, broken, first_trick,
-                       first_lead if not trick else -1)
-        bit = 1 << card
-        hands[seat] = hand ^ bit
-        played |= bit
-        if bit & breaks:
-            broken = True
-        trick.append(card)
-        card = -1
-        if len(trick) == n:
-            led = _SUIT_OF[trick[0]]
-            best, best_i, tm = trick[0], 0, 0
-            for i in range(n):
-                c = trick[i]
-                tm |= 1 << c
-                if c > best and _SUIT_OF[c] == led:
-                    best, best_i = c, i
-            winner = (leader + best_i) % n
-            if first_trick:
-                tm |= kitty
-                played |= kitty
-                first_trick = False
-                first_lead = -1
-            taken[winner] |= tm
-            trick = []
-            leader = seat = winner
-        else:
-            seat = (seat + 1) % n
+    while world.turn >= 0:
+        world.play(pol(world))
+    return world
 
 
-def _score(cfg, rules, scores, taken):
-    pts, shooter = fast.deal_points(cfg, taken, "subtract")
-    if shooter is not None and cfg.moon == fast.CHOOSE:
-        options = {"subtract": pts, "add": fast.deal_points(cfg, taken, "add")[0]}
+def _score(rules, scores, world: Deal):
+    """The deal's points; a moon's shooter chooses as the standing suggests."""
+    pts, shooter = world.score("subtract")
+    if shooter is not None and world.cfg.moon == kernel.CHOOSE:
+        options = {"subtract": pts, "add": world.score("add")[0]}
         pts = options[standing.moon_choice(rules, scores, shooter, options)]
     return pts
 
@@ -181,7 +137,7 @@ def candidates(k: Knowledge, legal: int) -> list[int]:
     for suit in range(4):
         m = legal & SUIT_MASKS[suit]
         prev = -2
-        for c in fast.iter_bits(m):
+        for c in kernel.iter_bits(m):
             if prev >= 0 and pts[c] == pts[prev]:
                 gap = ((1 << c) - 1) & ~((1 << (prev + 1)) - 1)
                 if gap & ~between_free == 0:
@@ -209,7 +165,7 @@ def evaluate(view, seed: int = 0, samples: "int | None" = None, time_budget: "fl
     rules = view.rules
     scores = list(view.scores)
     me = k.me
-    remaining = max(sum(view.hand_sizes) + len(k.trick), 1)
+    remaining = max(sum(view.hand_sizes) + len(k.deal.trick), 1)
     max_worlds = samples if samples is not None else MAX_WORLDS
     rng = random.Random(seed)
     deadline = time.perf_counter() + time_budget if time_budget else None
@@ -220,10 +176,10 @@ def evaluate(view, seed: int = 0, samples: "int | None" = None, time_budget: "fl
     done = 0
     while done < max_worlds:
         hands, kitty = sample(k, rng)
+        world = k.deal.filled(hands, kitty)
         for i in active:
-            taken = rollout(cfg, hands, k.taken, k.trick, k.leader, k.played, k.broken,
-                            k.first_trick, kitty, first_card=cands[i])
-            values[i].append(util(rules, scores, _score(cfg, rules, scores, taken), me))
+            played_out = rollout(world.copy(), first_card=cands[i])
+            values[i].append(util(rules, scores, _score(rules, scores, played_out), me))
         spent += len(active) * remaining
         done += 1
         if samples is None and spent >= effort and done >= MIN_WORLDS:

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.engine import Card, fast
-from games.engine.fast import HEARTS, QS, SUIT_MASKS
+from games.engine import Card
+from games.engine.kernel import HEARTS, JD, QS, SUIT_MASKS, highest
 
 from . import hard, medium, policy
-from .policy import Reason, highest
+from .policy import Reason
 from .standing import outcome
 from .state import Knowledge
 
@@ -67,7 +67,10 @@ def _pass_hint(view) -> Hint:
     names = ", ".join(c.symbol for c in cards)
     spades = [c for c in view.hand if c.suit == "S"]
     low_spades = [c for c in spades if c.rank < 12]
-    if code == "queen_short":
+    if code == "moon":
+        reason = (f"Pass {names}, your weakest cards: the rest can win every trick, so go for "
+                  "the moon")
+    elif code == "queen_short":
         reason = (f"Pass the queen ({names}): you hold only {_number(len(low_spades))} other "
                   f"spade{'s' if len(low_spades) != 1 else ''} to guard her"
                   if low_spades else f"Pass the queen ({names}): you have no other spades to guard her")
@@ -107,8 +110,7 @@ def _moon_hint(view) -> Hint:
 def _play_hint(view, time_budget) -> Hint:
     k = Knowledge.from_view(view)
     why: list = []
-    med = policy.play(k.cfg, k.me, k.hand, k.trick, k.leader, k.played, k.taken, k.broken,
-                      k.first_trick, k.first_lead, why)
+    med = policy.play(k.deal, why)
     if len(view.legal) == 1:
         card = view.legal[0]
     else:
@@ -123,17 +125,24 @@ def _describe(view, k: Knowledge, card: Card, code) -> str:
     s = card.symbol
     n = k.n
     cfg = k.cfg
-    trick = k.trick
+    d = k.deal
+    trick = d.trick
     out = k.outstanding
-    threat = policy.moon_threat(cfg, k.me, k.taken, k.played)
+    threat = policy.moon_threat(cfg, k.me, d.taken, d.played)
     if len(view.legal) == 1:
-        if k.first_trick and not trick and cfg.lowest_club:
+        if d.first_trick and not trick and cfg.lowest_club:
             return f"Lead the {s}: the lowest club always leads the first trick"
         if trick and card.suit == view.current_trick[0][1].suit:
             return f"Play the {s}: it is your only {card.suit.plural[:-1]}, and you must follow suit"
         return f"Play the {s}: it is your only legal card"
-    if code == Reason.SHOOT or policy.shooting(cfg, k.me, k.hand, trick, k.taken, out):
+    if code == Reason.SHOOT or policy.shooting(d, out):
         return f"Play the {s}: every card you hold is a winner, so take the moon"
+    if code == Reason.MOON_TRY:
+        if trick and c // 13 == trick[0] // 13 and c > d.best:
+            return f"Win this trick with the {s}: nobody else has a point yet — go for the moon"
+        if trick:
+            return f"Throw the {s}: keep your points for your own tricks while you go for the moon"
+        return f"Lead the {s}: your hand can take every point — go for the moon"
     if not trick:
         suit_out = out & SUIT_MASKS[c // 13]
         if threat >= 0 and c // 13 == 3 and (not suit_out or c > highest(suit_out)):
@@ -148,7 +157,7 @@ def _describe(view, k: Knowledge, card: Card, code) -> str:
             return f"Lead the {s}: nobody else holds {card.suit.plural}, but it clears your hand"
         return f"Lead low with the {s}: it is unlikely to win the trick"
     led = trick[0] // 13
-    best = max(x for x in trick if x // 13 == led)
+    best = d.best
     best_card = Card.from_index(best)
     bname = best_card.rank.word
     last = len(trick) == n - 1
@@ -187,6 +196,6 @@ def _describe(view, k: Knowledge, card: Card, code) -> str:
         return f"Get rid of the {s} while the queen is out: you are void in {void}"
     if (1 << c) & HEARTS:
         return f"Dump the {s}: you are void in {void}"
-    if cfg.jd and c == fast.JD:
+    if cfg.jd and c == JD:
         return f"Throw the {s}: you are void in {void}"
     return f"Throw away the {s}: you are void in {void}"

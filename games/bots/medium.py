@@ -7,7 +7,7 @@ lead low, keep off the queen, block a moon, take the moon when it is all but cer
 
 from __future__ import annotations
 
-from games.engine import Card, fast
+from games.engine import Card, kernel
 from games.engine.cards import mask_to_cards
 
 from . import policy, standing
@@ -17,21 +17,19 @@ __all__ = ["pass_cards", "play", "moon_choice", "moon_options"]
 
 
 def pass_cards(view, why: "list | None" = None) -> list[Card]:
-    cfg = fast.config(view.rules)
+    cfg = kernel.config(view.rules)
     return list(mask_to_cards(policy.pass_cards(cfg, card_mask(view.hand), why)))
 
 
 def play(view, why: "list | None" = None, knowledge: "Knowledge | None" = None) -> Card:
     k = knowledge or Knowledge.from_view(view)
-    c = policy.play(k.cfg, k.me, k.hand, k.trick, k.leader, k.played, k.taken, k.broken,
-                    k.first_trick, k.first_lead, why)
-    return Card.from_index(c)
+    return Card.from_index(policy.play(k.deal, why))
 
 
 def moon_options(view) -> dict:
     """The deal's points per seat for each moon choice (``view.phase == "moon_choice"``)."""
     k = Knowledge.from_view(view)
-    return {c: fast.deal_points(k.cfg, k.taken, c)[0] for c in ("subtract", "add")}
+    return {c: k.deal.score(c)[0] for c in ("subtract", "add")}
 
 
 def moon_choice(view) -> str:

@@ -1,19 +1,20 @@
 """The Medium player as a fast bitmask policy: one rule set, used three ways.
 
-:func:`play` picks a card from what one seat may know — its hand, the cards played, the
-current trick, who has taken points — so the Medium bot calls it on a view, the Hard bot
-calls it for every seat inside its Monte Carlo rollouts, and hints explain its rules.
+:func:`play` picks a card for the seat to play in a :class:`~games.engine.kernel.Deal`,
+looking only at what that seat may know — its hand, the cards played, the current trick,
+who has taken points — so the Medium bot calls it on the deal a view describes, the Hard
+bot calls it for every seat inside its Monte Carlo rollouts, and hints explain its rules.
 
 Cards are ints 0..51 (``suit * 13 + rank - 2``), sets of cards are bitmasks, as in
-:mod:`games.engine.fast`.
+:mod:`games.engine.kernel`.
 
 >>> from games.engine import Rules
->>> from games.engine.fast import config, mask_of, cards_of
+>>> from games.engine.kernel import Deal, config, mask_of, cards_of
 >>> cfg = config(Rules())
->>> hand = mask_of("3C 9C 4D 8S KH")
->>> # spades led, the king is winning: duck with the highest spade below it
->>> cards_of(1 << play(cfg, 0, mask_of("8S 4H"), [mask_of("KS").bit_length() - 1], 3,
-...                     mask_of("KS") | (1 << 50), [0, 0, 0, 0], True, False))
+>>> # spades led by seat 3, the king is winning: seat 0 ducks with its highest spade below it
+>>> d = Deal.at(cfg, [mask_of("8S 4H"), 0, 0, 0], [0, 0, 0, mask_of("AC KC QC JC")],
+...             trick=[mask_of("KS").bit_length() - 1], leader=3, broken=False)
+>>> cards_of(1 << play(d))
 '8S'
 """
 
@@ -21,10 +22,14 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from games.engine import fast
-from games.engine.fast import HEARTS, JD, KS, AS, QS, SUIT_MASKS
+from games.engine import kernel
+from games.engine.kernel import AS, HEARTS, JD, KS, QS, SUIT_MASKS, Deal, highest, lowest
 
-__all__ = ["play", "pass_cards", "pass_ranking", "quick_pass", "moon_threat", "shooting", "highest", "lowest", "Reason"]
+__all__ = [
+    "play", "pass_cards", "pass_ranking", "quick_pass", "moon_threat", "shooting", "losing_cards", "aiming_for_moon",
+    "moon_pass",
+    "Reason",
+]
 
 _SPADES = SUIT_MASKS[2]
 _QS_BIT = 1 << QS
@@ -33,14 +38,6 @@ _BELOW = tuple((1 << c) - 1 for c in range(52))
 _SUIT_OF = tuple(c // 13 for c in range(52))
 _RANK_OF = tuple(c % 13 + 2 for c in range(52))
 _SUIT_WORD = ("clubs", "diamonds", "spades", "hearts")
-
-
-def highest(m: int) -> int:
-    return m.bit_length() - 1
-
-
-def lowest(m: int) -> int:
-    return (m & -m).bit_length() - 1
 
 
 class Reason:
@@ -66,6 +63,7 @@ class Reason:
     LEAD_LOW = "lead_low"
     LEAD_FLUSH = "lead_flush"
     LEAD_BOSS_HEART = "lead_boss_heart"
+    MOON_TRY = "moon_try"
 
 
 def _holder(mm: int, taken) -> int:
@@ -80,7 +78,7 @@ def _holder(mm: int, taken) -> int:
 
 
 def _threat(cfg, who: int, me: int, taken, played: int) -> int:
-    if who < 0 or who == me or cfg.moon == fast.OFF:
+    if who < 0 or who == me or cfg.moon == kernel.OFF:
         return -1
     got = taken[who] & cfg.moon_mask
     hearts = (got & HEARTS).bit_count()
@@ -98,46 +96,150 @@ def moon_threat(cfg, me: int, taken, played: int) -> int:
     return _threat(cfg, _holder(cfg.moon_mask, taken), me, taken, played)
 
 
-def _all_winners(hand: int, trick, outstanding: int) -> bool:
+def _all_winners(d: Deal, hand: int, outstanding: int) -> bool:
+    """Every card in ``hand`` beats every card still out in its suit, and the current
+    trick, if any, is ours to win."""
     for m0 in SUIT_MASKS:
         m = hand & m0
         if m:
             o = outstanding & m0
             if o and (m & -m).bit_length() < o.bit_length():
                 return False
-    if trick:
-        led = _SUIT_OF[trick[0]]
-        m = hand & SUIT_MASKS[led]
-        if not m:
-            return False
-        best = max(c for c in trick if _SUIT_OF[c] == led)
-        if m.bit_length() - 1 < best:
+    if d.trick:
+        m = hand & SUIT_MASKS[_SUIT_OF[d.trick[0]]]
+        if not m or highest(m) < d.best:
             return False
     return True
 
 
-def shooting(cfg, me: int, hand: int, trick, taken, outstanding: int) -> bool:
-    """True when taking the moon is all but certain: nobody else has a point card, every card
-    in hand beats every card still out in its suit, and this trick is ours to win."""
-    if cfg.moon == fast.OFF or not hand:
+def shooting(d: Deal, outstanding: int) -> bool:
+    """True when taking the moon is all but certain for the seat to play: nobody else has a
+    point card, every card in hand beats every card still out in its suit, and this trick
+    is ours to win."""
+    cfg = d.cfg
+    hand = d.hands[d.turn]
+    if cfg.moon == kernel.OFF or not hand:
         return False
-    if _holder(cfg.moon_mask, taken) not in (-1, me):
+    if _holder(cfg.moon_mask, d.taken) not in (-1, d.turn):
         return False
-    return _all_winners(hand, trick, outstanding)
+    return _all_winners(d, hand, outstanding)
 
 
-def play(cfg, me: int, hand: int, trick, leader: int, played: int, taken, broken: bool,
-         first_trick: bool, first_lead: int = -1, why: "list | None" = None) -> int:
-    """The Medium card for seat ``me``.
+def losing_cards(cfg, hand: int, outstanding: int) -> int:
+    """The cards of ``hand`` that would likely lose a trick if it tried to win them all.
 
-    ``trick``: card ints of the current trick in order, led by ``leader``; ``played``: every
-    card played this deal including the current trick's; ``taken``: cards each seat took;
-    ``first_lead``: the card that must lead the first trick (-1 if none or not leading it).
-    ``why``, if a list, receives a :class:`Reason` code.
+    In each suit, from the top down, a card loses when more cards still out beat it than we
+    hold above it — unless the cards above it will have drawn every card still out (long
+    suits run).
+
+    >>> from games.engine import Rules
+    >>> from games.engine.kernel import cards_of, config, mask_of
+    >>> cfg = config(Rules())
+    >>> hand = mask_of("AH KH QH 5H 3H AS KS QS AD KD AC KC 2C")
+    >>> cards_of(losing_cards(cfg, hand, cfg.deck_mask & ~hand))
+    '2C'
     """
     n = cfg.players
+    lose = 0
+    for suit in range(4):
+        m = hand & SUIT_MASKS[suit]
+        o = outstanding & SUIT_MASKS[suit]
+        out = o.bit_count()
+        above = 0
+        while m:
+            c = m.bit_length() - 1
+            m ^= 1 << c
+            if (o >> (c + 1)).bit_count() > above and out > above * (n - 1):
+                lose |= 1 << c
+            above += 1
+    return lose
+
+
+def _moon_hand(cfg, hand: int, outstanding: int, trick_lost: bool = False) -> bool:
+    """No heart would lose a trick, and at most one trick in all would be lost: a weak card,
+    a suit we are void in (someone else may lead it), or the current trick."""
+    lose = losing_cards(cfg, hand, outstanding)
+    if lose & HEARTS:
+        return False
+    voids = sum(1 for suit in (0, 1, 2) if not hand & SUIT_MASKS[suit] and outstanding & SUIT_MASKS[suit])
+    return lose.bit_count() + voids + trick_lost <= 1
+
+
+def aiming_for_moon(d: Deal, outstanding: int) -> bool:
+    """Whether the seat to play goes for the moon: nobody else has taken a point card, no
+    heart in hand would lose a trick, and at most one trick in all would be lost (a weak card,
+    or a suit we are void in), never one with a point card in it.  Checked afresh at every
+    card, so it gives up as soon as someone else takes a point or the hand weakens."""
+    cfg = d.cfg
+    me = d.turn
+    if cfg.moon == kernel.OFF or _holder(cfg.moon_mask, d.taken) not in (-1, me):
+        return False
+    if d.kitty & cfg.moon_mask:
+        return False  # a point card in the kitty goes to the first trick's winner: too blind
+    hand = d.hands[me]
+    trick_lost = False
+    if d.trick:
+        follow = hand & SUIT_MASKS[_SUIT_OF[d.trick[0]]]
+        if not (follow and highest(follow) > d.best):
+            if any(cfg.moon_mask >> c & 1 for c in d.trick):
+                return False
+            trick_lost = True
+    return _moon_hand(cfg, hand, outstanding, trick_lost)
+
+
+def _shoot(d: Deal, legal: int, outstanding: int, why) -> int:
+    """The card of a seat going for the moon: win every trick that can hold a point card."""
+    cfg = d.cfg
+    if why is not None:
+        why.append(Reason.MOON_TRY)
+    trick = d.trick
+    if trick:
+        follow = legal & SUIT_MASKS[_SUIT_OF[trick[0]]]
+        if follow:
+            over = follow & ~_BELOW[d.best]
+            if over:
+                # last to play: the lowest card that wins; else the highest, to be sure
+                return lowest(over) if len(trick) == cfg.players - 1 else highest(over)
+            return lowest(follow)
+        # void: keep the points for our own tricks, throw the lowest other card
+        return lowest(legal & ~cfg.moon_mask or legal)
+    hand = d.hands[d.turn]
+    if d.tricks < 3:
+        # lose the one weak card early, while nobody is void and can throw a point on it
+        for suit in (0, 1, 2):
+            m = legal & SUIT_MASKS[suit]
+            if m and losing_cards(cfg, hand & SUIT_MASKS[suit], outstanding):
+                return lowest(m)
+    # lead a winner: hearts first (draw them), else from the suit with most cards still out
+    best, best_o = -1, -1
+    for suit in (3, 0, 1, 2):
+        m = legal & SUIT_MASKS[suit]
+        if m:
+            o = outstanding & SUIT_MASKS[suit]
+            if o.bit_length() - 1 > highest(m):
+                continue
+            count = o.bit_count() + (99 if suit == 3 and o else 0)
+            if count > best_o:
+                best, best_o = highest(m), count
+    return best if best >= 0 else highest(legal)
+
+
+def play(d: Deal, why: "list | None" = None) -> int:
+    """The Medium card for the seat to play in ``d`` (``d.turn``).
+
+    It reads that seat's hand and what is public — the current trick, the cards played
+    (``d.played``) and taken (``d.taken``) — never another hand.  ``why``, if a list,
+    receives a :class:`Reason` code.
+    """
+    cfg = d.cfg
+    n = cfg.players
+    me = d.turn
+    hand = d.hands[me]
+    trick = d.trick
+    played = d.played
+    taken = d.taken
+    legal = d.legal
     led = _SUIT_OF[trick[0]] if trick else -1
-    legal = fast.legal_mask(cfg, hand, led, first_trick, broken, first_lead)
     if not legal & (legal - 1):
         if why is not None:
             why.append(Reason.ONLY)
@@ -145,8 +247,8 @@ def play(cfg, me: int, hand: int, trick, leader: int, played: int, taken, broken
     outstanding = cfg.deck_mask & ~played & ~hand
     qs_out = bool(outstanding & _QS_BIT)
     who = _holder(cfg.moon_mask, taken)
-    if (cfg.moon != fast.OFF and (who == me or (who == -1 and played.bit_count() * 2 >= cfg.deck_mask.bit_count()))
-            and _all_winners(hand, trick, outstanding)):
+    if (cfg.moon != kernel.OFF and (who == me or (who == -1 and played.bit_count() * 2 >= cfg.deck_mask.bit_count()))
+            and _all_winners(d, hand, outstanding)):
         if why is not None:
             why.append(Reason.SHOOT)
         if trick:
@@ -160,19 +262,15 @@ def play(cfg, me: int, hand: int, trick, leader: int, played: int, taken, broken
                 if o > best_o:
                     best, best_o = (m.bit_length() - 1), o
         return best
+    if aiming_for_moon(d, outstanding):
+        return _shoot(d, legal, outstanding, why)
     threat = _threat(cfg, who, me, taken, played) if who >= 0 else -1
 
     if not trick:
         return _lead(cfg, me, hand, legal, outstanding, qs_out, threat, why)
 
-    # the card winning so far
-    best = trick[0]
-    best_i = 0
-    for i in range(1, len(trick)):
-        c = trick[i]
-        if c > best and _SUIT_OF[c] == led:
-            best, best_i = c, i
-    winner = (leader + best_i) % n
+    best = d.best
+    winner = d.winning
     last = len(trick) == n - 1
     follow = legal & SUIT_MASKS[led]
 
@@ -204,7 +302,7 @@ def play(cfg, me: int, hand: int, trick, leader: int, played: int, taken, broken
                 return JD
             if tp <= 0:
                 # the trick is safe: take it with the highest card (never the queen)
-                m = follow & ~_QS_BIT & ~(_HIGH_SPADES if cfg.moon_value == 43 else 0)
+                m = follow & ~_QS_BIT & ~(_HIGH_SPADES if cfg.black_maria else 0)
                 if cfg.jd and m & ~(1 << JD):
                     m &= ~(1 << JD)
                 if m:
@@ -243,7 +341,7 @@ def play(cfg, me: int, hand: int, trick, leader: int, played: int, taken, broken
 
     # void in the suit led: throw something away
     if threat >= 0:
-        trick_seats = {(leader + i) % n for i in range(len(trick))}
+        trick_seats = {(d.leader + i) % n for i in range(len(trick))}
         if winner != threat and threat in trick_seats:
             m = legal & (HEARTS | _QS_BIT)
             if m:
@@ -261,7 +359,7 @@ def play(cfg, me: int, hand: int, trick, leader: int, played: int, taken, broken
             why.append(Reason.DUMP_QUEEN)
         return QS
     m = legal & _HIGH_SPADES
-    if m and (qs_out or cfg.moon_value == 43):
+    if m and (qs_out or cfg.black_maria):
         if why is not None:
             why.append(Reason.DUMP_HIGH_SPADE)
         return (m.bit_length() - 1)
@@ -330,7 +428,7 @@ def _lead(cfg, me, hand, legal, outstanding, qs_out, threat, why) -> int:
                     reason = Reason.LEAD_FLUSH
             elif low == QS:
                 score += 30
-            if cfg.moon_value == 43 and low >= KS:
+            if cfg.black_maria and low >= KS:
                 score += 20
         elif suit == 3:
             score += 1
@@ -353,9 +451,9 @@ def _danger(cfg, hand: int) -> list[int]:
     low_spades = (spades & _BELOW[QS]).bit_count()
     has_q = bool(hand & _QS_BIT)
     short = low_spades <= 2
-    bm = cfg.moon_value == 43
+    bm = cfg.black_maria
     out = [0] * 52
-    for c in fast.iter_bits(hand):
+    for c in kernel.iter_bits(hand):
         suit, r = _SUIT_OF[c], _RANK_OF[c]
         if suit == 3:
             d = r - 4
@@ -380,10 +478,34 @@ def _danger(cfg, hand: int) -> list[int]:
     return out
 
 
+def moon_pass(cfg, hand: int) -> int:
+    """For a hand strong enough to go for the moon, the pass that keeps it so — its weakest
+    cards, lowest first — as a mask; else 0.
+
+    >>> from games.engine import Rules
+    >>> from games.engine.kernel import cards_of, config, mask_of
+    >>> cards_of(moon_pass(config(Rules()), mask_of("AH KH QH JH 9H 2H AS KS AD KD 3D AC 2C")))
+    '2C 3D 2H'
+    """
+    if cfg.moon == kernel.OFF:
+        return 0
+    out = cfg.deck_mask & ~hand
+    weak = losing_cards(cfg, hand, out)
+    cards = sorted(kernel.iter_bits(hand), key=lambda c: (not weak >> c & 1, _RANK_OF[c], c))
+    give = (1 << cards[0]) | (1 << cards[1]) | (1 << cards[2])
+    keep = hand & ~give
+    return give if _moon_hand(cfg, keep, cfg.deck_mask & ~keep) else 0
+
+
 def pass_ranking(cfg, hand: int, top: int = 1) -> list[int]:
-    """The ``top`` best 3-card passes for ``hand`` by Medium's scoring, best first (masks)."""
+    """The ``top`` best 3-card passes for ``hand``, best first (masks): the moon pass of a
+    hand that can shoot, then the passes of Medium's scoring.
+
+    Emptying a suit scores more the higher its cards: a void lets us throw points away, but
+    low cards are safe ways out of the lead, not worth giving up."""
+    shoot = moon_pass(cfg, hand)
     danger = _danger(cfg, hand)
-    cards = list(fast.iter_bits(hand))
+    cards = list(kernel.iter_bits(hand))
     counts = [(hand & SUIT_MASKS[s]).bit_count() for s in range(4)]
     scored = []
     for combo in combinations(cards, 3):
@@ -393,27 +515,32 @@ def pass_ranking(cfg, hand: int, top: int = 1) -> list[int]:
             gone[_SUIT_OF[c]] += 1
         for s in (0, 1):
             if counts[s] and gone[s] == counts[s]:
-                score += 12
+                low = min(_RANK_OF[c] for c in combo if _SUIT_OF[c] == s)
+                score += max(0, min(12, 2 * (low - 4)))
         if counts[2] and gone[2] == counts[2]:
             score += 4
         scored.append((-score, combo))
     scored.sort()
-    out = []
-    for _, combo in scored[:top]:
-        out.append((1 << combo[0]) | (1 << combo[1]) | (1 << combo[2]))
+    out = [shoot] if shoot else []
+    for _, combo in scored:
+        if len(out) >= top:
+            break
+        mask = (1 << combo[0]) | (1 << combo[1]) | (1 << combo[2])
+        if mask != shoot:
+            out.append(mask)
     return out
 
 
 def pass_cards(cfg, hand: int, why: "list | None" = None) -> int:
     """The three cards Medium passes, as a mask.  ``why`` receives a reason code:
 
-    ``"queen_short"`` (the queen, short in spades), ``"high_spades"`` (ace/king of spades
-    with few low spades), ``"void:<suit>"`` (empties a short suit), ``"high_hearts"``,
-    ``"high"``.
+    ``"moon"`` (keeps a hand that can shoot the moon), ``"queen_short"`` (the queen, short
+    in spades), ``"high_spades"`` (ace/king of spades with few low spades), ``"void:<suit>"``
+    (empties a short suit), ``"high_hearts"``, ``"high"``.
     """
     mask = pass_ranking(cfg, hand)[0]
     if why is not None:
-        why.append(_pass_reason(cfg, hand, mask))
+        why.append("moon" if mask == moon_pass(cfg, hand) else _pass_reason(cfg, hand, mask))
     return mask
 
 
@@ -421,7 +548,7 @@ def quick_pass(cfg, hand: int) -> int:
     """A cheap stand-in for :func:`pass_cards` (the three most dangerous cards), for
     guessing what other seats pass inside a search."""
     danger = _danger(cfg, hand)
-    cards = sorted(fast.iter_bits(hand), key=lambda c: -danger[c])
+    cards = sorted(kernel.iter_bits(hand), key=lambda c: -danger[c])
     return (1 << cards[0]) | (1 << cards[1]) | (1 << cards[2])
 
 

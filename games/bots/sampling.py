@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from games.engine.fast import iter_bits
+from games.engine.kernel import iter_bits
 
 from .state import Knowledge
 

@@ -1,11 +1,11 @@
-"""What a seat knows, as bitmasks: the bridge from a :class:`PlayerView` to the fast core.
+"""What a seat knows, as bitmasks: the bridge from a :class:`PlayerView` to the rules kernel.
 
 A :class:`Knowledge` is built from a view only (a bot never sees a ``Game``):
 
-- ``hand``: the seat's own cards; ``played``: every card out of play this deal (cards
-  played, the current trick's included, and a kitty once taken); ``trick``: the current
-  trick's card ints in order, led by ``leader``;
-- ``taken``: per seat, the cards it has taken (the kitty with the first trick);
+- ``deal``: the deal as the kernel's :class:`~games.engine.kernel.Deal`, with the seat's
+  own hand and the other hands empty (unknown): its ``played`` (every card out of play
+  this deal, a kitty once taken included), ``trick``, ``leader``, ``taken``, ``legal``;
+  ``hand``: the seat's own cards;
 - ``known``: per seat, cards we know it holds — the three we passed it, until played;
 - ``allowed``: per seat, the cards it may still hold given what the table has shown:
   suits it did not follow (``view.voids``), a heart led before hearts were broken (it held
@@ -22,8 +22,8 @@ A :class:`Knowledge` is built from a view only (a bot never sees a ``Game``):
 
 from __future__ import annotations
 
-from games.engine import fast
-from games.engine.fast import HEARTS, SUIT_MASKS
+from games.engine import kernel
+from games.engine.kernel import HEARTS, SUIT_MASKS, Deal
 
 __all__ = ["Knowledge", "card_mask"]
 
@@ -39,16 +39,15 @@ class Knowledge:
     """Bitmask summary of one seat's view of the current deal (see module doc)."""
 
     __slots__ = (
-        "view", "cfg", "n", "me", "hand", "played", "trick", "leader", "taken", "known",
-        "allowed", "unknown", "capacity", "kitty_unknown", "broken", "first_trick",
-        "first_lead", "tricks_done",
+        "view", "cfg", "n", "me", "hand", "deal", "known", "allowed", "unknown", "capacity",
+        "kitty_unknown",
     )
 
     @classmethod
     def from_view(cls, view) -> "Knowledge":
         k = object.__new__(cls)
         rules = view.rules
-        cfg = fast.config(rules)
+        cfg = kernel.config(rules)
         n = view.players
         me = view.seat
         k.view = view
@@ -56,15 +55,6 @@ class Knowledge:
         k.n = n
         k.me = me
         k.hand = card_mask(view.hand)
-        k.trick = [c.index for _, c in view.current_trick]
-        k.leader = view.leader if view.leader is not None else me
-        played = card_mask(view.played)
-        for c in k.trick:
-            played |= 1 << c
-        k.played = played
-        k.broken = view.hearts_broken
-        k.first_trick = not view.tricks
-        k.tricks_done = len(view.tricks)
         taken = [0] * n
         for t in view.tricks:
             m = 0
@@ -74,9 +64,12 @@ class Knowledge:
         kitty_seen = card_mask(view.kitty)
         if kitty_seen and view.tricks:
             taken[view.tricks[0].winner] |= kitty_seen
-        # a taken kitty is out of play like a played card
-        k.played = played = played | kitty_seen
-        k.taken = taken
+        hands = [0] * n
+        hands[me] = k.hand
+        leader = view.leader if view.leader is not None else me
+        k.deal = d = Deal.at(cfg, hands, taken, [c.index for _, c in view.current_trick], leader,
+                             view.hearts_broken)
+        played = d.played
         # cards we know are in another seat's hand: what we passed, until played
         known = [0] * n
         if view.passed and view.pass_target is not None and view.phase != "pass":
@@ -101,10 +94,6 @@ class Knowledge:
                 cap[s] = view.hand_sizes[s] - known[s].bit_count()
         cap[n] = kitty_unknown
         k.capacity = cap
-        # the card that must lead the first trick, when we are about to lead it
-        k.first_lead = -1
-        if k.first_trick and not k.trick and cfg.lowest_club and len(view.legal) == 1:
-            k.first_lead = view.legal[0].index
         return k
 
     @staticmethod
@@ -144,8 +133,8 @@ class Knowledge:
     @property
     def outstanding(self) -> int:
         """Cards not played and not in my hand (in other hands or the kitty)."""
-        return self.cfg.deck_mask & ~self.played & ~self.hand
+        return self.cfg.deck_mask & ~self.deal.played & ~self.hand
 
     @property
     def legal(self) -> int:
-        return card_mask(self.view.legal) if self.view.phase == "play" else 0
+        return self.deal.legal if self.view.phase == "play" else 0

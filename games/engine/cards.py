@@ -20,7 +20,7 @@ True
 
 Every card exists once: ``Card.parse("QS") is Card.parse("QS")``.  Internally
 a card is its :attr:`Card.index` ``0..51`` (``suit * 13 + rank - 2``), which
-is also the bit used by the fast bitmask core (:mod:`games.engine.fast`).
+is also the bit used by the rules kernel (:mod:`games.engine.kernel`).
 """
 
 from __future__ import annotations

@@ -33,7 +33,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Sequence
 
-from . import fast
+from . import kernel
 from .cards import (
     _BY_TEXT, _CARDS, _CLUB_SEGMENTS, _DIAMOND_SEGMENTS, _HEART_SEGMENTS, _SPADE_SEGMENTS, Card, Suit,
     cards_to_mask, mask_to_cards, parse_cards,
@@ -274,11 +274,10 @@ class Game:
 
     __slots__ = (
         "_rules", "_cfg", "_seed", "_setup", "_n", "_deal_number", "_dealer", "_scores",
-        "_deal_points", "_winners", "_phase", "_direction", "_hands", "_deal_kitty", "_kitty",
-        "_kitty_taker", "_passes", "_received", "_taken", "_tricks", "_trick", "_leader",
-        "_turn", "_broken", "_voids", "_first_lead", "_moon_shooter", "_pending",
-        "_ply", "_log",
-        "_legal",  # play phase: the mask of cards the seat to play may play, worked out once per ply
+        "_deal_points", "_winners", "_phase", "_direction",
+        "_deal",  # the deal in play (kernel.Deal): hands, trick, turn, legal cards, cards taken
+        "_deal_kitty", "_kitty_taker", "_passes", "_received", "_tricks", "_voids",
+        "_moon_shooter", "_pending", "_ply", "_log",
         "_trick_values",  # Trick values of the first completed tricks, made as views ask for them
     )
 
@@ -349,7 +348,7 @@ class Game:
             raise ValueError("kitty= needs hands= too.")
         g = object.__new__(cls)
         g._rules = rules
-        g._cfg = fast.config(rules)
+        g._cfg = kernel.config(rules)
         g._seed = seed
         g._setup = setup
         g._n = n
@@ -390,7 +389,7 @@ class Game:
                 f"with {n} players."
             )
         dealt = cards_to_mask(seen)
-        rest = fast.config(rules).deck_mask & ~dealt
+        rest = kernel.config(rules).deck_mask & ~dealt
         if kitty is None:
             kitty_mask = rest
         else:
@@ -427,43 +426,25 @@ class Game:
             bit = _BIT.__getitem__
             hands = [sum(map(bit, deck[s * hs:(s + 1) * hs])) for s in range(n)]
             kitty = sum(map(bit, deck[n * hs:]))
-        self._hands = list(hands)
+        self._deal = kernel.Deal(cfg, hands, kitty or 0)
         self._deal_kitty = kitty or 0
-        self._kitty = kitty or 0
         self._kitty_taker = None
         cycle = cfg.pass_cycle
         self._direction = cycle[(self._deal_number - 1) % len(cycle)]
         self._passes = [None] * n
         self._received = None
-        self._taken = [0] * n
         self._tricks = []
         self._trick_values = []
-        self._trick = []
-        self._broken = False
         self._voids = [0] * n
         self._pending = None
-        self._leader = None
-        self._turn = None
-        self._first_lead = -1
-        self._legal = 0
         if self._direction is PassDirection.HOLD:
             self._begin_play()
         else:
             self._phase = "pass"
 
     def _begin_play(self) -> None:
-        cfg = self._cfg
         self._phase = "play"
-        fl = fast.first_lead_card(cfg, self._hands)
-        self._first_lead = fl
-        if fl >= 0:
-            bit = 1 << fl
-            leader = next(s for s in range(self._n) if self._hands[s] & bit)
-        else:
-            leader = (self._dealer + 1) % self._n
-        self._leader = leader
-        self._turn = leader
-        self._legal = fast.legal_mask(cfg, self._hands[leader], -1, True, self._broken, fl)
+        self._deal.begin((self._dealer + 1) % self._n)
 
     # ------------------------------------------------------------------ queries
 
@@ -490,7 +471,7 @@ class Game:
         """Seats that may act now: all still to pass; the one to play; the moon shooter; none."""
         ph = self._phase
         if ph == "play":
-            return (self._turn,)
+            return (self._deal.turn,)
         if ph == "pass":
             return tuple(s for s in range(self._n) if self._passes[s] is None)
         if ph == "moon_choice":
@@ -500,7 +481,7 @@ class Game:
     @property
     def turn(self) -> "int | None":
         """The seat to play in the play phase, else None."""
-        return self._turn if self._phase == "play" else None
+        return self._deal.turn if self._phase == "play" else None
 
     @property
     def pass_direction(self) -> PassDirection:
@@ -509,16 +490,23 @@ class Game:
     @property
     def hands(self) -> tuple[tuple[Card, ...], ...]:
         """Each seat's cards, sorted.  During passing, cards a seat passed are out of its hand."""
-        return tuple(mask_to_cards(m) for m in self._hands)
+        return tuple(mask_to_cards(m) for m in self._deal.hands)
+
+    def _trick_plays(self) -> list[tuple[int, int]]:
+        """The current trick as ``(seat, card int)`` plays."""
+        d = self._deal
+        n = self._n
+        return [((d.leader + i) % n, c) for i, c in enumerate(d.trick)]
 
     @property
     def current_trick(self) -> tuple[tuple[int, Card], ...]:
-        return tuple((s, _CARDS[c]) for s, c in self._trick)
+        return tuple((s, _CARDS[c]) for s, c in self._trick_plays())
 
     @property
     def leader(self) -> "int | None":
         """The seat that led (or is to lead) the current trick; None during passing."""
-        return self._leader
+        leader = self._deal.leader
+        return leader if leader >= 0 else None
 
     @property
     def tricks(self) -> tuple[Trick, ...]:
@@ -540,13 +528,13 @@ class Game:
     @property
     def cards_taken(self) -> tuple[tuple[Card, ...], ...]:
         """Per seat, every card it took this deal, the kitty included, sorted."""
-        return tuple(mask_to_cards(m) for m in self._taken)
+        return tuple(mask_to_cards(m) for m in self._deal.taken)
 
     @property
     def points_taken(self) -> tuple[int, ...]:
         """Per seat, the points it has taken so far this deal (kitty and jack counted, no moon)."""
         cfg = self._cfg
-        return tuple(fast.mask_points(cfg, m) for m in self._taken)
+        return tuple(kernel.mask_points(cfg, m) for m in self._deal.taken)
 
     @property
     def moon_outcomes(self) -> "dict[str, tuple[int, ...]]":
@@ -560,11 +548,11 @@ class Game:
         """
         if self._phase != "moon_choice":
             return {}
-        return {choice: tuple(fast.deal_points(self._cfg, self._taken, choice)[0]) for choice in MOON_OPTIONS}
+        return {choice: tuple(self._deal.score(choice)[0]) for choice in MOON_OPTIONS}
 
     @property
     def hearts_broken(self) -> bool:
-        return self._broken
+        return self._deal.broken
 
     @property
     def deal_number(self) -> int:
@@ -636,9 +624,9 @@ class Game:
         """
         ph = self._phase
         if ph == "play":
-            if seat != self._turn:
+            if seat != self._deal.turn:
                 return []
-            m = self._legal  # list(mask_to_cards(m)), written out: this is the hot path
+            m = self._deal.legal  # list(mask_to_cards(m)), written out: this is the hot path
             return list(
                 _CLUB_SEGMENTS[m & 0x1FFF] + _DIAMOND_SEGMENTS[m >> 13 & 0x1FFF]
                 + _SPADE_SEGMENTS[m >> 26 & 0x1FFF] + _HEART_SEGMENTS[m >> 39 & 0x1FFF]
@@ -646,7 +634,7 @@ class Game:
         if ph == "pass":
             if not isinstance(seat, int) or not 0 <= seat < self._n or self._passes[seat] is not None:
                 return []
-            return list(mask_to_cards(self._hands[seat]))
+            return list(mask_to_cards(self._deal.hands[seat]))
         if ph == "moon_choice" and seat == self._pending:
             return list(MOON_OPTIONS)
         return []
@@ -656,7 +644,7 @@ class Game:
         if ph == "over":
             return "The game is over."
         if ph == "play":
-            return f"It is not your turn — waiting for seat {self._turn}."
+            return f"It is not your turn — waiting for seat {self._deal.turn}."
         if ph == "pass":
             waiting = self.to_act
             return f"You have already passed — waiting for {_seat_list(waiting)}."
@@ -683,17 +671,17 @@ class Game:
         if ph == "pass":
             if self._passes[seat] is not None:
                 return self._not_turn(seat)
-            if not self._hands[seat] >> c.index & 1:
+            if not self._deal.hands[seat] >> c.index & 1:
                 return f"You don't hold {c.symbol}."
             return None
         if ph == "moon_choice" and seat == self._pending:
             return 'You shot the moon — choose "subtract" or "add" first.'
-        if ph != "play" or seat != self._turn:
+        d = self._deal
+        if ph != "play" or seat != d.turn:
             return self._not_turn(seat)
-        t = self._trick
-        return fast.why_illegal_play(
-            self._cfg, self._hands[seat], c.index, t[0][1] // 13 if t else -1, not self._tricks,
-            self._broken, self._first_lead,
+        return kernel.why_illegal_play(
+            self._cfg, d.hands[seat], c.index, d.trick[0] // 13 if d.trick else -1, d.first_trick,
+            d.broken, d.first_lead,
         )
 
     # ------------------------------------------------------------------ actions
@@ -712,7 +700,7 @@ class Game:
         """
         if ply is not None and ply != self._ply:
             raise IllegalAction(f"That action is out of date (game is at move {self._ply}, not {ply}).")
-        if self._phase == "play" and seat == self._turn and type(seat) is int:
+        if self._phase == "play" and seat == self._deal.turn and type(seat) is int:
             # The common case, kept short: the seat to play plays a card (as _play_card).
             if type(action) is Card:
                 c = action.index
@@ -720,7 +708,7 @@ class Game:
                 c = _TEXT_INDEX.get(action, -1) if type(action) is str else -1
                 if c < 0:
                     c = _card_index(action)
-            if not self._legal >> c & 1:
+            if not self._deal.legal >> c & 1:
                 raise IllegalAction(self.why_illegal(seat, _CARDS[c]))
             self._log.append((self._deal_number, seat, _NAMES[c]))
             self._ply += 1
@@ -728,7 +716,7 @@ class Game:
         self._check_seat(seat)
         ph = self._phase
         if ph == "play":
-            if seat != self._turn:
+            if seat != self._deal.turn:
                 raise IllegalAction(self._not_turn(seat))
             return self._play_card(seat, action)
         if ph == "pass":
@@ -754,7 +742,7 @@ class Game:
     def _play_card(self, seat: int, action: Any) -> list[dict[str, Any]]:
         """Play a card for the seat to play (the short path at the top of :meth:`apply` does the same)."""
         c = _card_index(action)
-        if not self._legal >> c & 1:
+        if not self._deal.legal >> c & 1:
             raise IllegalAction(self.why_illegal(seat, _CARDS[c]))
         self._log.append((self._deal_number, seat, _NAMES[c]))
         self._ply += 1
@@ -773,7 +761,8 @@ class Game:
         a, b, c = cards
         if a == b or b == c:
             raise IllegalAction("Pass exactly 3 different cards.")
-        hand = self._hands[seat]
+        hands = self._deal.hands
+        hand = hands[seat]
         for x in cards:
             if not hand >> x & 1:
                 raise IllegalAction(f"You don't hold {_CARDS[x].symbol}.")
@@ -781,7 +770,7 @@ class Game:
         self._log.append((self._deal_number, seat, list(map(_NAMES.__getitem__, cards))))
         self._ply += 1
         self._passes[seat] = mask
-        self._hands[seat] = hand & ~mask
+        hands[seat] = hand & ~mask
         events: list[dict[str, Any]] = [{"type": "cards_passed", "seat": seat, "deal": self._deal_number}]
         if None not in self._passes:
             n = self._n
@@ -790,88 +779,72 @@ class Game:
             for s in range(n):
                 received[(s + off) % n] = self._passes[s]
             for s in range(n):
-                self._hands[s] |= received[s]
+                hands[s] |= received[s]
             self._received = received
             self._begin_play()
             events.append({
                 "type": "passes_done",
                 "deal": self._deal_number,
                 "direction": str(self._direction),
-                "leader": self._leader,
+                "leader": self._deal.leader,
             })
         return events
 
     def _play(self, seat: int, c: int) -> list[dict[str, Any]]:
-        """Play card ``c`` (already checked) for ``seat``; work out what the next seat may play."""
-        bit = 1 << c
-        hands = self._hands
-        hands[seat] ^= bit
-        trick = self._trick
-        if trick:
-            led = trick[0][1] // 13
-            if c // 13 != led:
-                self._voids[seat] |= 1 << led
-        else:
-            led = c // 13
-        trick.append((seat, c))
+        """Play card ``c`` (already checked) for ``seat``, the seat to play."""
+        d = self._deal
+        trick = d.trick
+        if trick and c // 13 != trick[0] // 13:
+            self._voids[seat] |= 1 << trick[0] // 13
+        leader = d.leader
+        was_broken = d.broken
+        winner = d.play(c)
         name = _NAMES[c]
         ntricks = len(self._tricks)
         events: list[dict[str, Any]] = [{
             "type": "card_played", "seat": seat, "card": name, "deal": self._deal_number, "trick": ntricks + 1,
         }]
-        cfg = self._cfg
-        if not self._broken and bit & cfg.breaks_mask:
-            self._broken = True
+        if d.broken and not was_broken:
             events.append({"type": "hearts_broken", "seat": seat, "card": name})
-        if len(trick) < self._n:
-            nxt = self._turn = (seat + 1) % self._n
-            self._legal = fast.legal_mask(cfg, hands[nxt], led, not ntricks, self._broken)
-        else:
-            self._end_trick(trick, ntricks, events)
+        if winner >= 0:
+            self._end_trick(leader, trick, winner, events)
         return events
 
-    def _end_trick(self, trick: list, ntricks: int, events: list) -> None:
-        winner = fast.trick_winner(trick)
+    def _end_trick(self, leader: int, trick: list, winner: int, events: list) -> None:
+        """Record the trick of ``trick``'s cards, led by ``leader``, that ``winner`` took."""
+        n = self._n
+        ntricks = len(self._tricks)
         mask = 0
-        for _, x in trick:
+        for x in trick:
             mask |= 1 << x
         event = {
             "type": "trick_won", "seat": winner, "deal": self._deal_number, "trick": ntricks + 1,
-            "cards": [_NAMES[x] for _, x in trick],
+            "cards": [_NAMES[x] for x in trick],
         }
-        if ntricks == 0 and self._kitty:
-            event["kitty"] = [str(k) for k in mask_to_cards(self._kitty)]
-            mask |= self._kitty
-            self._kitty = 0
+        if ntricks == 0 and self._cfg.kitty_size:
+            if self._deal_kitty:
+                event["kitty"] = [str(k) for k in mask_to_cards(self._deal_kitty)]
+                mask |= self._deal_kitty
             self._kitty_taker = winner
-        elif ntricks == 0 and self._cfg.kitty_size:
-            self._kitty_taker = winner
-        event["points"] = fast.mask_points(self._cfg, mask)
+        event["points"] = kernel.mask_points(self._cfg, mask)
         events.append(event)
-        self._taken[winner] |= mask
-        self._tricks.append((self._leader, tuple(trick), winner))
-        self._trick = []
-        self._leader = winner
-        self._turn = winner
-        if ntricks + 1 == self._cfg.tricks_per_deal:
+        self._tricks.append((leader, tuple([((leader + i) % n, x) for i, x in enumerate(trick)]), winner))
+        if self._deal.over:
             self._end_deal(events)
-        else:
-            self._legal = fast.legal_mask(self._cfg, self._hands[winner], -1, False, self._broken)
 
     def _end_deal(self, events: list) -> None:
         cfg = self._cfg
-        shooter = fast.moon_shooter(cfg, self._taken)
-        if shooter is not None and cfg.moon == fast.CHOOSE:
+        shooter = kernel.moon_shooter(cfg, self._deal.taken)
+        if shooter is not None and cfg.moon == kernel.CHOOSE:
             self._phase = "moon_choice"
             self._pending = shooter
-            self._turn = None
             events.append({"type": "moon_choice", "seat": shooter, "deal": self._deal_number,
                            "options": list(MOON_OPTIONS)})
             return
         self._score(None, events)
 
     def _score(self, choice: "str | None", events: list) -> None:
-        pts, shooter = fast.deal_points(self._cfg, self._taken, choice)
+        pts, shooter = self._deal.score(choice)
         n = self._n
         for s in range(n):
             self._scores[s] += pts[s]
@@ -886,7 +859,6 @@ class Game:
         if winners:
             self._phase = "over"
             self._winners = winners
-            self._turn = None
             events.append({"type": "game_over", "winners": list(winners), "scores": list(self._scores)})
             return
         self._deal_number += 1
@@ -895,19 +867,14 @@ class Game:
         events.append({
             "type": "deal_started", "deal": self._deal_number, "dealer": self._dealer,
             "pass_direction": str(self._direction),
-            "leader": self._leader if self._phase == "play" else None,
+            "leader": self._deal.leader if self._phase == "play" else None,
         })
 
     # ------------------------------------------------------------------ views
 
     def _played_mask(self) -> int:
         """The cards played this deal: those taken in tricks (not the kitty) and the current trick's."""
-        played = 0
-        for m in self._taken:
-            played |= m
-        for _, c in self._trick:
-            played |= 1 << c
-        return played & ~self._deal_kitty
+        return self._deal.played & ~self._deal_kitty
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may know: its own hand, passes and everything public.
@@ -931,7 +898,7 @@ class Game:
             "dealer": self._dealer,
             "deal_number": self._deal_number,
             "pass_direction": direction,
-            "hand": mask_to_cards(self._hands[seat]),
+            "hand": mask_to_cards(self._deal.hands[seat]),
             "legal": tuple(self.legal(seat)),
             "to_act": self.to_act,
             "passed": None if mine is None else mask_to_cards(mine),
@@ -939,11 +906,11 @@ class Game:
             "pass_target": None if direction is PassDirection.HOLD else direction.target(seat, n),
             "passed_done": tuple([s for s in range(n) if passes[s] is not None]),
             "current_trick": self.current_trick,
-            "leader": self._leader,
+            "leader": self.leader,
             "tricks": self.tricks,
             "played": frozenset(mask_to_cards(self._played_mask())),
-            "hearts_broken": self._broken,
-            "hand_sizes": tuple(map(int.bit_count, self._hands)),
+            "hearts_broken": self._deal.broken,
+            "hand_sizes": tuple(map(int.bit_count, self._deal.hands)),
             "points_taken": self.points_taken,
             "kitty_size": self._cfg.kitty_size,
             "kitty": mask_to_cards(self._deal_kitty) if self._kitty_taker is not None else (),
@@ -985,26 +952,18 @@ class Game:
         g._winners = self._winners
         g._phase = self._phase
         g._direction = self._direction
-        g._hands = list(self._hands)
+        g._deal = self._deal.copy()
         g._deal_kitty = self._deal_kitty
-        g._kitty = self._kitty
         g._kitty_taker = self._kitty_taker
         g._passes = list(self._passes)
         g._received = None if self._received is None else list(self._received)
-        g._taken = list(self._taken)
         g._tricks = list(self._tricks)
         g._trick_values = list(self._trick_values)
-        g._trick = list(self._trick)
-        g._leader = self._leader
-        g._turn = self._turn
-        g._broken = self._broken
         g._voids = list(self._voids)
-        g._first_lead = self._first_lead
         g._moon_shooter = self._moon_shooter
         g._pending = self._pending
         g._ply = self._ply
         g._log = list(self._log)
-        g._legal = self._legal
         return g
 
     __copy__ = copy
@@ -1029,10 +988,10 @@ class Game:
             "deal_points": list(self._deal_points),
             "winners": list(self._winners),
             "to_act": list(self.to_act),
-            "hands": [cs(m) for m in self._hands],
-            "current_trick": [[s, _NAMES[c]] for s, c in self._trick],
+            "hands": [cs(m) for m in self._deal.hands],
+            "current_trick": [[s, _NAMES[c]] for s, c in self._trick_plays()],
             "tricks": [[l, [[s, _NAMES[c]] for s, c in p], w] for l, p, w in self._tricks],
-            "hearts_broken": self._broken,
+            "hearts_broken": self._deal.broken,
             "kitty": cs(self._deal_kitty),
             "kitty_taker": self._kitty_taker,
             "moon_shooter": self.moon_shooter,

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import FULL_DECK, Card, parse_cards
+from .kernel import card_points
 
 __all__ = ["Rules", "PassDirection"]
 
@@ -156,7 +157,7 @@ class Rules:
     @property
     def deal_value(self) -> int:
         """Points in one deal, before the Omnibus jack: 26, or 43 with Black Maria."""
-        return 43 if self.black_maria else 26
+        return sum(p for p in card_points(self.black_maria) if p > 0)
 
     @property
     def moon_takes(self) -> str:

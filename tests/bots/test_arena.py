@@ -40,3 +40,42 @@ def test_processes():
     a = arena.run(["medium", "easy", "easy"], 4, seed=2, processes=2)
     b = arena.run(["medium", "easy", "easy"], 4, seed=2, processes=1)
     assert [[r["points"] for r in d] for d in a["deals"]] == [[r["points"] for r in d] for d in b["deals"]]
+
+
+def test_whole_games_and_the_statistics_of_play(capsys):
+    res = arena.run_games(["medium", "easy", "easy"], 1, seed=4)
+    assert len(res["games"]) == 3  # one game per seating, from the same shuffles
+    for game in res["games"]:
+        assert game["winners"] and max(game["scores"]) >= 100
+        assert sum(len(d["points"]) for d in game["deals"]) == 3 * len(game["deals"])
+    stats = arena.play_stats(res)
+    assert stats["hands"] == sum(len(g["deals"]) for g in res["games"])
+    assert stats["winner_score"] == sum(min(g["scores"]) for g in res["games"]) / 3
+    assert 1 <= stats["broken_in"] <= 17 and 0 <= stats["club_void_passing"] <= 1
+    assert set(stats["levels"]) == {"medium", "easy"}
+    code = arena.main(["--self-play", "medium", "--games", "1", "--quiet", "--rules", "players=4"])
+    out = capsys.readouterr().out
+    assert code == 0 and "medium at every seat" in out
+    assert re.search(r"moons shot: medium \d+\.\d\d% of hands, \d+\.\d\d per game", out)
+    assert re.search(r"could not follow the 2♣: \d+\.\d% of hands with a pass \(\d+\), \d+\.\d% of hold hands", out)
+    assert re.search(r"1 games: \d+\.\d hands per game, winner's score \d+\.\d, highest score \d+\.\d", out)
+
+
+def test_a_deal_tells_when_hearts_broke_and_who_could_not_follow_the_two_of_clubs():
+    from games.engine import Game
+
+    from .helpers import MOON_HANDS
+
+    g = Game.new(Rules(passing="none"), hands=MOON_HANDS)
+    res = arena._play_one_deal(g, ["medium"] * 4, 1, {}, {})
+    tricks_before_a_heart = None
+    replay = Game.new(Rules(passing="none"), hands=MOON_HANDS)
+    while replay.deal_number == 1:
+        seat = replay.to_act[0]
+        if not replay.hearts_broken:
+            tricks_before_a_heart = len(replay.tricks) + 1
+        replay.apply(seat, arena.choose_action(replay.view(seat), "medium", seed=1 * 7919 + replay.ply))
+        if replay.tricks and len(replay.tricks) == 1 and replay.deal_number == 1:
+            first = replay.tricks[0]
+    assert res["broken_in"] == tricks_before_a_heart
+    assert res["club_void"] == any(c.suit != "C" for c in first.cards) and not res["passing"]

@@ -3,11 +3,21 @@
 from games import bots
 from games.bots import policy, standing
 from games.engine import Card, Game, Rules, parse_cards
-from games.engine.fast import config, mask_of
+from games.engine.kernel import Deal, config, mask_of
 
 from .helpers import DUCK_HANDS, MOON_HANDS
 
 C = Card.parse
+
+
+def _position(me: int, hand: int, taken, trick=(), leader=None, broken=False) -> Deal:
+    """Seat ``me`` to play holding ``hand`` (the other hands unknown), after ``taken``."""
+    hands = [0] * 4
+    hands[me] = hand
+    d = Deal.at(config(Rules()), hands, taken, [C(c).index for c in trick], me if leader is None else leader,
+                broken)
+    assert d.turn == me
+    return d
 
 
 def _pass_view(hand: str, rules=Rules()):
@@ -81,63 +91,46 @@ def test_dumps_the_queen_when_void():
 
 
 def test_dumps_a_high_heart_when_void_without_the_queen():
-    cfg = config(Rules())
-    hand = mask_of("2H 9H KH 3S")
-    trick = [mask_of("5D").bit_length() - 1]
-    played = mask_of("5D 2C 3C 4C 5C QS")
-    card = policy.play(cfg, 1, hand, trick, 0, played, [0, 0, 0, 0], True, False)
-    assert card == C("KH").index
+    d = _position(1, mask_of("2H 9H KH 3S"), [mask_of("2C 3C 4C 5C QS"), 0, 0, 0], ["5D"], leader=0,
+                  broken=True)
+    assert policy.play(d) == C("KH").index
 
 
 def test_leads_low():
-    cfg = config(Rules())
-    hand = mask_of("3D KD 7C AC 9S")
-    played = mask_of("2C 4C 5C 6C")
-    card = policy.play(cfg, 0, hand, [], 0, played, [mask_of("2C 4C 5C 6C"), 0, 0, 0], False, False)
+    d = _position(0, mask_of("3D KD 7C AC 9S"), [mask_of("2C 4C 5C 6C"), 0, 0, 0])
+    card = policy.play(d)
     assert Card.from_index(card) in (C("3D"), C("7C"))
 
 
 def test_avoids_taking_the_queen():
-    cfg = config(Rules())
     # spades led with the 9, queen still out: play under the queen, not the ace
-    hand = mask_of("AS TS 4D")
-    trick = [C("9S").index]
-    card = policy.play(cfg, 2, hand, trick, 1, mask_of("9S"), [0] * 4, False, False)
-    assert card == C("TS").index
+    d = _position(2, mask_of("AS TS 4D"), [0, mask_of("2C 3C 4C 5C"), 0, 0], ["9S"], leader=1)
+    assert policy.play(d) == C("TS").index
 
 
 def test_takes_a_safe_trick_last_with_a_high_card():
-    cfg = config(Rules())
-    hand = mask_of("AD 4D 2S")
-    trick = [C("5D").index, C("7D").index, C("9D").index]
-    card = policy.play(cfg, 3, hand, trick, 0, mask_of("5D 7D 9D 2C"), [0] * 4, False, False)
-    assert card == C("AD").index
+    d = _position(3, mask_of("AD 4D 2S"), [mask_of("2C 3C 4C 5C"), 0, 0, 0], ["5D", "7D", "9D"], leader=0)
+    assert policy.play(d) == C("AD").index
 
 
 def test_blocks_an_obvious_moon():
-    cfg = config(Rules())
     # seat 1 took the queen and six hearts; the others took nothing with points
-    taken = [mask_of("2C 3C 4C 5C"), mask_of("QS 2H 3H 4H 5H 6H 7H"), 0, 0]
-    played = 0
-    for t in taken:
-        played |= t
-    played |= mask_of("6C 7C 8C 9C TC JC QC KC AC 2D 3D 4D 5D 6D 7D 8D 9D TD")
+    taken = [mask_of("2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC"), mask_of("QS 2H 3H 4H 5H 6H 7H"),
+             mask_of("2D 3D 4D 5D 6D 7D 8D 9D TD"), 0]
     # seat 1 leads the 9 of hearts; we can win it with the ace: take it, the moon is off
-    hand = mask_of("AH 8H 2S 3S")
-    trick = [C("9H").index]
+    d = _position(2, mask_of("AH 8H 2S 3S"), taken, ["9H"], leader=1, broken=True)
     why = []
-    card = policy.play(cfg, 2, hand, trick, 1, played | (1 << trick[0]), taken, True, False, why=why)
+    card = policy.play(d, why)
     assert card == C("AH").index and why == [policy.Reason.BLOCK_TAKE]
 
 
 def test_takes_the_moon_when_certain():
-    cfg = config(Rules())
     # we took every point so far and every card we hold is the best left in its suit
-    taken = [mask_of("QS 2H 3H 4H 5H 6H 7H 8H"), 0, mask_of("2C 3C 4C 5C"), 0]
-    played = mask_of("QS 2H 3H 4H 5H 6H 7H 8H 2C 3C 4C 5C 6C 7C 8C 9C") | mask_of("2D 3D 4D 5D 6D 7D 8D 9D")
-    hand = mask_of("AH KH QH AD")
+    taken = [mask_of("QS 2H 3H 4H 5H 6H 7H 8H"), 0,
+             mask_of("2C 3C 4C 5C 6C 7C 8C 9C 2D 3D 4D 5D 6D 7D 8D 9D"), 0]
+    d = _position(0, mask_of("AH KH QH AD"), taken, broken=True)
     why = []
-    card = policy.play(cfg, 0, hand, [], 0, played, taken, True, False, why=why)
+    card = policy.play(d, why)
     assert why == [policy.Reason.SHOOT] and card in (C("AH").index, C("KH").index, C("QH").index, C("AD").index)
 
 

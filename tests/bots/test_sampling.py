@@ -6,7 +6,7 @@ from games import bots
 from games.bots.sampling import sample
 from games.bots.state import Knowledge
 from games.engine import Game, Rules
-from games.engine.fast import SUIT_MASKS
+from games.engine.kernel import SUIT_MASKS
 
 from .helpers import RULE_SETS
 
@@ -26,8 +26,8 @@ def _check_world(k: Knowledge, hands, kitty):
             assert (hands[s] & ~k.known[s]) & ~k.allowed[s] == 0
     assert kitty & seen == 0
     assert kitty.bit_count() == k.kitty_unknown
-    assert (seen | kitty) & k.played == 0
-    assert seen | kitty | k.played == k.cfg.deck_mask
+    assert (seen | kitty) & k.deal.played == 0
+    assert seen | kitty | k.deal.played == k.cfg.deck_mask
 
 
 def test_worlds_are_consistent():

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine import FULL_DECK, Card, Game, IllegalAction, Rules, fast
+from games.engine import FULL_DECK, Card, Game, IllegalAction, Rules, kernel
 
 RULES = st.builds(
     Rules,
@@ -264,52 +265,75 @@ def test_random_deal_round_trip_and_privacy_every_step(rules, seed, rnd):
     run_game(rules, seed, rnd, every_step_round_trip=True, deals=1)
 
 
-@settings(max_examples=60, **SETTINGS)
-@given(rules=RULES, seed=SEEDS, rnd=st.randoms(use_true_random=False), stop=st.integers(0, 80))
-def test_fast_playout_plays_only_legal_cards(rules, seed, rnd, stop):
-    """From a random position, a fast-core playout is a legal continuation whose score
-    matches the full engine's."""
+def _position(rules, seed, rnd, stop) -> "Game | None":
+    """A game of deal 1 after up to ``stop`` random actions, in the play phase (else None)."""
     g = Game.new(rules, seed=seed)
     for _ in range(stop):
-        if g.phase != "pass" and g.phase != "play":
-            break
-        if g.deal_number > 1:
+        if g.phase not in ("pass", "play") or g.deal_number > 1:
             break
         seat, action = choose(g, rnd)
         g.apply(seat, action)
     if g.phase != "play" or g.deal_number > 1:
+        return None
+    return g
+
+
+def _deal_of(g: Game) -> kernel.Deal:
+    def m(cards):
+        return sum(1 << c.index for c in cards)
+
+    return kernel.Deal.at(
+        kernel.config(g.rules), [m(h) for h in g.hands], [m(t) for t in g.cards_taken],
+        [c.index for _, c in g.current_trick], g.leader, g.hearts_broken,
+        kitty=m(g.kitty) if g.kitty_taker is None else 0,
+    )
+
+
+_DEAL_FIELDS = kernel.Deal.__slots__
+
+
+@settings(max_examples=80, **SETTINGS)
+@given(rules=RULES, seed=SEEDS, rnd=st.randoms(use_true_random=False), stop=st.integers(0, 80),
+       draws=st.integers(0, 2**32))
+def test_random_playout_equals_playing_card_by_card(rules, seed, rnd, stop, draws):
+    """The speed trick: random_playout ends in exactly the state that Deal.play of the same
+    random legal cards reaches, from any position of a real game."""
+    g = _position(rules, seed, rnd, stop)
+    if g is None:
         return
-    v = g.view(g.to_act[0])
-    kw = fast.position_from_view(v, [list(h) for h in g.hands], kitty=g.kitty)
-    cfg = fast.config(rules)
-    record: list = []
-    taken = fast.playout_taken(cfg, rng=rnd, record=record, **kw)
-    x = g.copy()
-    deal = x.deal_number
-    already = {c.index for _, c in x.current_trick}
-    for leader, mask, winner in record:
-        for i in range(rules.players):
-            seat = (leader + i) % rules.players
-            own = [c for c in FULL_DECK if mask >> c.index & 1 and c.index not in already
-                   and c in x.hands[seat]]
-            if not own:
-                continue  # played before the playout began
-            assert len(own) == 1
-            assert x.to_act == (seat,)
-            x.apply(seat, own[0])  # raises IllegalAction if the playout broke a rule
-        assert x.tricks[-1].winner == winner if x.deal_number == deal and x.phase == "play" else True
-        already = set()
-    if x.phase == "moon_choice":
-        x.apply(x.to_act[0], "add")
-    assert x.deal_number > deal or x.phase == "over"
-    assert list(x.deal_points) == fast.deal_points(cfg, taken, "add")[0]
+    fast, plain = _deal_of(g), _deal_of(g)
+    kernel.random_playout(fast, random.Random(draws))
+    kernel.plain_random_playout(plain, random.Random(draws))
+    for field in _DEAL_FIELDS:
+        assert getattr(fast, field) == getattr(plain, field), field
+
+
+@settings(max_examples=60, **SETTINGS)
+@given(rules=RULES, seed=SEEDS, rnd=st.randoms(use_true_random=False), stop=st.integers(0, 80))
+def test_a_kernel_deal_played_out_is_a_legal_game(rules, seed, rnd, stop):
+    """A Deal built from a game's position and played out card by card: the Game accepts
+    every card, and scores the deal as the kernel does."""
+    g = _position(rules, seed, rnd, stop)
+    if g is None:
+        return
+    d = _deal_of(g)
+    deal = g.deal_number
+    while d.turn >= 0:
+        card = kernel.pick_random(d.legal, rnd.random)
+        assert g.to_act == (d.turn,)
+        d.play(card)
+        g.apply(g.to_act[0], Card.from_index(card))  # raises IllegalAction if the kernel broke a rule
+    if g.phase == "moon_choice":
+        g.apply(g.to_act[0], "add")
+    assert g.deal_number > deal or g.phase == "over"
+    assert list(g.deal_points) == d.score("add")[0]
 
 
 @settings(max_examples=30, **SETTINGS)
 @given(rules=RULES, rnd=st.randoms(use_true_random=False))
-def test_fast_random_deal_points_sum(rules, rnd):
-    cfg = fast.config(rules)
-    pts = fast.random_deal_points(cfg, rnd)
+def test_random_deal_points_sum(rules, rnd):
+    cfg = kernel.config(rules)
+    pts = kernel.random_deal_points(cfg, rnd)
     jd = -10 if rules.jack_of_diamonds else 0
     v = rules.deal_value
     n = rules.players
