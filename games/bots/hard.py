@@ -2,11 +2,18 @@
 
 For a play, Hard deals the unseen cards at random many times, consistently with all it
 knows (:mod:`games.bots.sampling`); in each such world it plays every candidate card and
-rolls the deal out to the end with the Medium policy for every seat (the rules kernel's ``Deal``),
-and scores the result with a utility that weighs the game standing
+rolls the deal out with the Medium policy for every seat (the rules kernel's ``Deal``) —
+which goes for the moon with a hand that can and stops others' — and solves the last
+``EXACT_TRICKS`` tricks exactly, every seat playing for its own fewest points.  It scores
+the result with a utility that weighs the game standing
 (:func:`games.bots.standing.utility`): its own points, a little of the others', and — near
 the target — winning or losing the game.  The same worlds serve every candidate, so the
 comparison is fair; it plays the card with the best average.
+
+A world counts in the average as much as it explains what the others just played: each of
+their cards in the last ``LIKELY_TRICKS`` tricks and the current one is as likely as a
+player who plays Medium's card, or another legal card ``OTHERWISE`` of the time, makes it
+(:func:`likelihood`).
 
 Effort is counted in simulated card plays, not seconds, so a decision is deterministic for
 a seed (``samples`` fixes the number of worlds; ``time_budget`` stops early on the clock,
@@ -46,6 +53,14 @@ PRUNE_Z = 3.0
 #: passes compared, and simulated card plays spent, when Hard passes
 PASS_CANDIDATES = 5
 PASS_EFFORT = 30000
+#: late in a deal (from this many tricks before its end) the rollouts solve their last
+#: EXACT_TRICKS tricks exactly instead of playing them by the policy
+EXACT_FROM = 4
+EXACT_TRICKS = 2
+#: the weighting of worlds: the recent tricks whose plays count, and how often a player is
+#: taken to play another legal card than Medium's
+LIKELY_TRICKS = 2
+OTHERWISE = 0.8
 
 def pass_cards(view, seed: int = 0, effort: int = PASS_EFFORT, samples: "int | None" = None) -> list:
     """Search Medium's few best passes: deal the other hands at random, let the others pass
@@ -89,14 +104,13 @@ def pass_cards(view, seed: int = 0, effort: int = PASS_EFFORT, samples: "int | N
             passes[me] = options[j]
             world = Deal(cfg, [hands[s] & ~passes[s] | passes[(s - off) % n] for s in range(n)], kitty)
             world.begin(first_leader)
-            rollout(world)
-            values[j].append(standing.utility(rules, scores, _score(rules, scores, world), me))
+            values[j].append(standing.utility(rules, scores, rollout(world, rules, scores), me))
         spent += len(active) * n * hs
         done += 1
         if samples is None and spent >= effort and done >= MIN_WORLDS:
             break
         if done % PRUNE_EVERY == 0 and len(active) > 1:
-            active = _prune(values, active, done)
+            active = _prune(values, [1.0] * done, active)
             if len(active) == 1:
                 break
     best = max(active, key=lambda j: sum(values[j]) / len(values[j]))
@@ -107,18 +121,89 @@ def moon_choice(view) -> str:
     return medium.moon_choice(view)
 
 
-def rollout(world: Deal, first_card: int = -1) -> Deal:
-    """Play ``world`` (all hands known) to its end with the Medium policy for every seat;
-    the seat to play plays ``first_card`` if given.  Returns ``world``, played out."""
+def rollout(world: Deal, rules, scores, first_card: int = -1, exact: bool = False) -> list[int]:
+    """The deal's points when ``world`` (all hands known) is played to its end by the Medium
+    policy for every seat — with ``exact``, the last ``EXACT_TRICKS`` tricks solved exactly.
+    The seat to play plays ``first_card`` if given."""
     if first_card >= 0:
         world.play(first_card)
     pol = policy.play
+    exact_from = world.cfg.tricks_per_deal - EXACT_TRICKS if exact else world.cfg.tricks_per_deal
     while world.turn >= 0:
+        if world.tricks >= exact_from:
+            return solve(world, rules, scores)
         world.play(pol(world))
-    return world
+    return _score(rules, scores, world)
 
 
-def _score(rules, scores, world: Deal):
+def solve(d: Deal, rules, scores) -> list[int]:
+    """The deal's points when every seat plays the rest of ``d`` for its own fewest points,
+    knowing every hand (max^n search; ties go to the lowest card).  For the last few tricks.
+
+    Two tricks left; seat 0 took the other eleven and leads:
+
+    >>> from games.engine import Rules
+    >>> from games.engine.kernel import config, mask_of
+    >>> cfg = config(Rules())
+    >>> hands = [mask_of("2C QS"), mask_of("3C 4H"), mask_of("AC 5H"), mask_of("KC 6H")]
+    >>> rest = cfg.deck_mask & ~sum(hands)
+    >>> d = Deal.at(cfg, hands, [rest, 0, 0, 0], [], leader=0, broken=True)
+    >>> solve(d, Rules(), [0, 0, 0, 0])  # 2♣ led, the ace takes it and leads a heart: 6♥ and Q♠ to seat 3
+    [10, 0, 0, 16]
+    """
+    if d.turn < 0:
+        return _score(rules, scores, d)
+    if d.tricks == d.cfg.tricks_per_deal - 1 and not d.trick:
+        # the last trick: every card is forced
+        d = d.copy()
+        while d.turn >= 0:
+            d.play(d.legal.bit_length() - 1)
+        return _score(rules, scores, d)
+    seat = d.turn
+    best = None
+    for c in kernel.iter_bits(d.legal):
+        child = d.copy()
+        child.play(c)
+        pts = solve(child, rules, scores)
+        if best is None or pts[seat] < best[seat]:
+            best = pts
+    return best
+
+
+def likelihood(k: Knowledge, world: Deal) -> float:
+    """How well ``world`` explains the other seats' cards in the last ``LIKELY_TRICKS``
+    tricks and the current one: the product, over those cards, of the chance that a player
+    who plays Medium's card, or another legal card ``OTHERWISE`` of the time, plays it."""
+    view = k.view
+    cfg = k.cfg
+    tricks = view.tricks
+    start = max(0, len(tricks) - LIKELY_TRICKS)
+    plays = [p for t in tricks[start:] for p in t.plays] + list(view.current_trick)
+    if not plays:
+        return 1.0
+    hands = list(world.hands)
+    for seat, c in plays:
+        hands[seat] |= 1 << c.index
+    taken = [0] * k.n
+    broken = False
+    for t in tricks[:start]:
+        for _, c in t.plays:
+            taken[t.winner] |= 1 << c.index
+            broken = broken or bool(cfg.breaks_mask >> c.index & 1)
+    if start and view.kitty:
+        taken[tricks[0].winner] |= sum(1 << c.index for c in view.kitty)
+    leader = tricks[start].leader if start < len(tricks) else view.leader
+    d = Deal.at(cfg, hands, taken, [], leader, broken, world.kitty if start == 0 else 0)
+    w = 1.0
+    for seat, c in plays:
+        if seat != k.me and d.legal & (d.legal - 1):
+            other = OTHERWISE / d.legal.bit_count()
+            w *= (1 - OTHERWISE + other) if policy.play(d) == c.index else other
+        d.play(c.index)
+    return w
+
+
+def _score(rules, scores, world: Deal) -> list[int]:
     """The deal's points; a moon's shooter chooses as the standing suggests."""
     pts, shooter = world.score("subtract")
     if shooter is not None and world.cfg.moon == kernel.CHOOSE:
@@ -166,10 +251,12 @@ def evaluate(view, seed: int = 0, samples: "int | None" = None, time_budget: "fl
     scores = list(view.scores)
     me = k.me
     remaining = max(sum(view.hand_sizes) + len(k.deal.trick), 1)
+    exact = k.deal.tricks >= cfg.tricks_per_deal - EXACT_FROM
     max_worlds = samples if samples is not None else MAX_WORLDS
     rng = random.Random(seed)
     deadline = time.perf_counter() + time_budget if time_budget else None
     values: list[list[float]] = [[] for _ in cands]
+    weights: list[float] = []
     active = list(range(len(cands)))
     util = standing.utility
     spent = 0
@@ -177,9 +264,10 @@ def evaluate(view, seed: int = 0, samples: "int | None" = None, time_budget: "fl
     while done < max_worlds:
         hands, kitty = sample(k, rng)
         world = k.deal.filled(hands, kitty)
+        weights.append(likelihood(k, world))
         for i in active:
-            played_out = rollout(world.copy(), first_card=cands[i])
-            values[i].append(util(rules, scores, _score(rules, scores, played_out), me))
+            pts = rollout(world.copy(), rules, scores, cands[i], exact)
+            values[i].append(util(rules, scores, pts, me))
         spent += len(active) * remaining
         done += 1
         if samples is None and spent >= effort and done >= MIN_WORLDS:
@@ -187,29 +275,37 @@ def evaluate(view, seed: int = 0, samples: "int | None" = None, time_budget: "fl
         if deadline is not None and done >= 4 and time.perf_counter() > deadline:
             break
         if done % PRUNE_EVERY == 0 and len(active) > 1:
-            active = _prune(values, active, done)
+            active = _prune(values, weights, active)
             if len(active) == 1:
                 break
-    means = [sum(v) / len(v) if v else float("-inf") for v in values]
+    total = sum(weights)
+    means = [sum(w * x for w, x in zip(weights, v)) / total if v else float("-inf") for v in values]
     for i in range(len(cands)):
         if i not in active:
             means[i] = min(means[i], min(means[j] for j in active) - 1e-6)
     return cands, means, done
 
 
-def _prune(values, active, done):
-    """Keep the candidates not clearly worse than the best over the last ``done`` worlds."""
-    best = max(active, key=lambda i: sum(values[i][-done:]))
-    vb = values[best][-done:]
+def _prune(values, weights, active):
+    """Keep the candidates not clearly worse than the best over the worlds so far (weighted
+    means of the paired differences; the spread from the worlds' effective number)."""
+    total = sum(weights)
+    n_eff = total * total / sum(w * w for w in weights)
+
+    def mean(xs):
+        return sum(w * x for w, x in zip(weights, xs)) / total
+
+    best = max(active, key=lambda i: mean(values[i]))
+    vb = values[best]
     keep = []
     for i in active:
         if i == best:
             keep.append(i)
             continue
-        d = [a - b for a, b in zip(values[i][-done:], vb)]
-        mean = sum(d) / done
-        var = sum((x - mean) ** 2 for x in d) / (done - 1)
-        if mean + PRUNE_Z * (var / done) ** 0.5 >= 0 or var == 0 and mean >= 0:
+        d = [a - b for a, b in zip(values[i], vb)]
+        m = mean(d)
+        var = sum(w * (x - m) ** 2 for w, x in zip(weights, d)) / total
+        if n_eff < 2 or m + PRUNE_Z * (var / (n_eff - 1)) ** 0.5 >= 0 or var == 0 and m >= 0:
             keep.append(i)
     return keep
 

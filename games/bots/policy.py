@@ -125,7 +125,7 @@ def shooting(d: Deal, outstanding: int) -> bool:
     return _all_winners(d, hand, outstanding)
 
 
-def losing_cards(cfg, hand: int, outstanding: int) -> int:
+def losing_cards(cfg, hand: int, outstanding: int, stop_after: int = 52) -> int:
     """The cards of ``hand`` that would likely lose a trick if it tried to win them all.
 
     In each suit, from the top down, a card loses when more cards still out beat it than we
@@ -138,10 +138,13 @@ def losing_cards(cfg, hand: int, outstanding: int) -> int:
     >>> hand = mask_of("AH KH QH 5H 3H AS KS QS AD KD AC KC 2C")
     >>> cards_of(losing_cards(cfg, hand, cfg.deck_mask & ~hand))
     '2C'
+
+    It stops looking once it has found more than ``stop_after`` cards (hearts first).
     """
     n = cfg.players
     lose = 0
-    for suit in range(4):
+    found = 0
+    for suit in (3, 0, 1, 2):
         m = hand & SUIT_MASKS[suit]
         o = outstanding & SUIT_MASKS[suit]
         out = o.bit_count()
@@ -151,6 +154,9 @@ def losing_cards(cfg, hand: int, outstanding: int) -> int:
             m ^= 1 << c
             if (o >> (c + 1)).bit_count() > above and out > above * (n - 1):
                 lose |= 1 << c
+                found += 1
+                if found > stop_after:
+                    return lose
             above += 1
     return lose
 
@@ -158,11 +164,12 @@ def losing_cards(cfg, hand: int, outstanding: int) -> int:
 def _moon_hand(cfg, hand: int, outstanding: int, trick_lost: bool = False) -> bool:
     """No heart would lose a trick, and at most one trick in all would be lost: a weak card,
     a suit we are void in (someone else may lead it), or the current trick."""
-    lose = losing_cards(cfg, hand, outstanding)
-    if lose & HEARTS:
-        return False
     voids = sum(1 for suit in (0, 1, 2) if not hand & SUIT_MASKS[suit] and outstanding & SUIT_MASKS[suit])
-    return lose.bit_count() + voids + trick_lost <= 1
+    allowed = 1 - voids - trick_lost
+    if allowed < 0:
+        return False
+    lose = losing_cards(cfg, hand, outstanding, stop_after=allowed)
+    return not lose & HEARTS and lose.bit_count() <= allowed
 
 
 def aiming_for_moon(d: Deal, outstanding: int) -> bool:
@@ -170,9 +177,16 @@ def aiming_for_moon(d: Deal, outstanding: int) -> bool:
     heart in hand would lose a trick, and at most one trick in all would be lost (a weak card,
     or a suit we are void in), never one with a point card in it.  Checked afresh at every
     card, so it gives up as soon as someone else takes a point or the hand weakens."""
+    if _holder(d.cfg.moon_mask, d.taken) not in (-1, d.turn):
+        return False
+    return _aiming(d, outstanding)
+
+
+def _aiming(d: Deal, outstanding: int) -> bool:
+    """:func:`aiming_for_moon` once we know nobody else has taken a point card."""
     cfg = d.cfg
     me = d.turn
-    if cfg.moon == kernel.OFF or _holder(cfg.moon_mask, d.taken) not in (-1, me):
+    if cfg.moon == kernel.OFF:
         return False
     if d.kitty & cfg.moon_mask:
         return False  # a point card in the kitty goes to the first trick's winner: too blind
@@ -262,7 +276,7 @@ def play(d: Deal, why: "list | None" = None) -> int:
                 if o > best_o:
                     best, best_o = (m.bit_length() - 1), o
         return best
-    if aiming_for_moon(d, outstanding):
+    if (who == -1 or who == me) and _aiming(d, outstanding):
         return _shoot(d, legal, outstanding, why)
     threat = _threat(cfg, who, me, taken, played) if who >= 0 else -1
 
