@@ -8,6 +8,7 @@ game_patterns = (
         path("play/new/", views.new_game, name="new"),
         path("play/now/", views.play_now, name="play_now"),
         path("learn/", views.learn_view, name="learn"),
+        path("computers/", views.computers, name="computers"),
         path("my-games/", views.my_games, name="my_games"),
         path("my-stats/", views.statistics, name="stats"),
         path("table/<int:table_id>/", views.table_page, name="table"),

@@ -12,7 +12,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.services import note_guest_seen, player_for
-from games import learn, presenters, services
+from games import bots, learn, presenters, services
+from games.bots import figures
 from games.engine import Card, Rules
 from games.forms import NewGameForm
 from games.models import Seat, Table
@@ -234,6 +235,16 @@ def delete(request, table_id: int):
     table.delete()
     messages.info(request, "The game is deleted.")
     return redirect("games:my_games")
+
+
+def computers(request):
+    """How strong are the computers: what each level does and the arena's latest figures."""
+    runs = figures.load()
+    return render(request, "games/computers.html", {
+        "levels": [(level, bots.LEVEL_DESCRIPTIONS[level]) for level in bots.LEVELS],
+        "matches": [figures.for_page(r) for r in figures.matches(runs)],
+        "self_play": [figures.for_page(r) for r in figures.self_play(runs)],
+    })
 
 
 @login_required

@@ -32,9 +32,35 @@ import random
 from . import easy, hard, medium
 from .hints import Hint, make_hint
 
-__all__ = ["COMPUTER_NAMES", "LEVELS", "Hint", "choose_action", "hint"]
+__all__ = ["COMPUTER_NAMES", "LEVELS", "LEVEL_DESCRIPTIONS", "Hint", "choose_action", "hint"]
 
 LEVELS = ("easy", "medium", "hard")
+
+#: what each level does, in plain words (the page "How strong are the computers")
+LEVEL_DESCRIPTIONS = {
+    "easy": (
+        "A beginner with simple habits: it leads low, follows low, throws away its highest card "
+        "when it cannot follow suit and passes its three highest cards — but about a third of the "
+        "time it plays (or passes) a random legal card instead, and it never plans ahead."
+    ),
+    "medium": (
+        "A solid club player who plays by rules. It passes the queen and high spades when it is short "
+        "in spades, and empties a short suit when its cards there are high. It ducks under the winning "
+        "card, leads low, throws the queen and high hearts when it cannot follow, and keeps track of who "
+        "has taken points. With a hand that can win every trick it goes for the moon — keeping its "
+        "winners on the pass — and it gives up as soon as someone else takes a point. When another "
+        "player may be going for the moon, it takes a heart to stop them."
+    ),
+    "hard": (
+        "A searcher. Before each card it deals the cards it cannot see at random many times, in ways "
+        "that agree with everything shown so far (who could not follow which suit, the cards it passed), "
+        "counting each deal by how well it explains what the others just played. In each deal it tries "
+        "every sensible card and plays the rest of the hand out with Medium's rules for everyone — moon "
+        "attempts and moon stops included — solving the last tricks exactly near the end. It picks the "
+        "card that does best on average, weighing the game score: near the end it plays to win the game, "
+        "not just to take few points. It sees only what a person in its seat would see."
+    ),
+}
 
 COMPUTER_NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eve", "Finn", "CPU", "Computer")
 """What computer players are called at a table (by seat: ``COMPUTER_NAMES[seat % 6]``), and

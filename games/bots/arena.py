@@ -34,6 +34,9 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import datetime
+import json
+import os
 import math
 import random
 import statistics
@@ -379,6 +382,57 @@ def format_play_stats(stats: dict, label: str = "") -> str:
     return "\n".join(lines)
 
 
+def summary(result: dict, command: str) -> dict:
+    """A run's figures as JSON-ready data, with the command that reproduces them: what the
+    site's page "How strong are the computers" shows (see ``--json``)."""
+    s = summarize(result)
+    rules = result["rules"]
+    levels = []
+    for lv, r in s.items():
+        levels.append({
+            "level": lv, "seats": r["seats"], "points_per_hand": round(r["mean"], 2),
+            "ci": round(r["ci"], 2), "moons_per_hand": round(r["moons"], 4), "decisions": r["decisions"],
+            "choice_median_ms": round(r["choice_median_ms"], 1), "choice_p95_ms": round(r["choice_p95_ms"], 1),
+            "median_ms": round(r["median_ms"], 1), "p95_ms": round(r["p95_ms"], 1),
+        })
+    names = list(s)
+    comparisons = []
+    for a, b in zip(names, names[1:]):
+        diffs = [x - y for x, y in zip(s[a]["per_deal"], s[b]["per_deal"])]
+        half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else float("nan")
+        comparisons.append({"level": a, "against": b, "difference": round(statistics.fmean(diffs), 2),
+                            "ci": round(half, 2)})
+    stats = play_stats(result)
+    return {
+        "command": command,
+        "seed": result["seed"],
+        "date": datetime.date.today().isoformat(),
+        "players": rules.players,
+        "rules": {f.name: getattr(rules, f.name) for f in dataclasses.fields(Rules)
+                  if f.name != "players" and getattr(rules, f.name) != f.default},
+        "table": result["levels"],
+        "deals": len(result["deals"]),
+        "hands": sum(len(d) for d in result["deals"]),
+        "seconds": round(result["seconds"]),
+        "levels": levels,
+        "comparisons": comparisons,
+        "play": {k: (round(v, 4) if isinstance(v, float) else v) for k, v in stats.items() if k != "levels"}
+        | {"levels": {lv: {k: round(v, 4) for k, v in d.items()} for lv, d in stats["levels"].items()}},
+    }
+
+
+def save_summary(path: str, entry: dict) -> None:
+    """Put ``entry`` into the JSON list at ``path``, in place of a run of the same command."""
+    runs = []
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            runs = json.load(f)
+    runs = [r for r in runs if r["command"] != entry["command"]] + [entry]
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(runs, f, indent=1, ensure_ascii=False)
+        f.write("\n")
+
+
 def format_report(result: dict) -> str:
     s = summarize(result)
     rules = result["rules"]
@@ -444,7 +498,14 @@ def main(argv=None, outside: "dict | None" = None, prog: str = "python -m games.
     p.add_argument("--scores", choices=("zero", "random"), default="zero",
                    help="game totals each deal starts from")
     p.add_argument("--quiet", action="store_true")
+    p.add_argument("--json", default=None, metavar="PATH",
+                   help="also put the figures in this JSON file (games/bots/strength.json: the site's page)")
+    argv = sys.argv[1:] if argv is None else list(argv)
     a = p.parse_args(argv)
+    shown = _without(argv, ("--json", "--quiet", "--processes"))
+    if "--seed" not in (x.split("=", 1)[0] for x in shown):
+        shown += ["--seed", str(a.seed)]
+    command = " ".join([prog] + shown)
     levels = [x.strip() for x in a.players.split(",") if x.strip()]
     try:
         rules = parse_rules(a.rules, players=len(levels) if not a.self_play else None)
@@ -472,6 +533,8 @@ def main(argv=None, outside: "dict | None" = None, prog: str = "python -m games.
                     result = run(table, a.hands, a.seed, rules, a.processes, options, a.scores, progress, outside)
                 print(f"{level} at every seat, {rules.players} players, {result['seconds']:.0f} s:")
                 print(format_play_stats(play_stats(result), "  "))
+                if a.json:
+                    save_summary(a.json, summary(result, command.replace(a.self_play, level)))
             return 0
         if a.games:
             result = run_games(levels, a.games, a.seed, rules, a.processes, options, progress, outside)
@@ -480,7 +543,26 @@ def main(argv=None, outside: "dict | None" = None, prog: str = "python -m games.
     except ValueError as exc:
         p.error(str(exc))
     print(format_report(result))
+    if a.json:
+        save_summary(a.json, summary(result, command))
     return 0
+
+
+def _without(argv, options) -> list:
+    """``argv`` without the given options and their values (``--opt v`` or ``--opt=v``)."""
+    out = []
+    skip = False
+    flags = {"--quiet"}
+    for arg in argv:
+        if skip:
+            skip = False
+            continue
+        name = arg.split("=", 1)[0]
+        if name in options:
+            skip = "=" not in arg and name not in flags
+            continue
+        out.append(arg)
+    return out
 
 
 if __name__ == "__main__":

@@ -212,36 +212,6 @@ def _card_index(action: Any) -> int:
     return _parse_card(action).index
 
 
-# random.Random.shuffle, written out with getrandbits (no method call per card).  It makes
-# the same permutation from the same generator: checked below, with a fallback.
-_BITS_BELOW = tuple((i + 1).bit_length() for i in range(64))
-
-
-def _shuffle(x: list, rng: random.Random) -> None:
-    getrandbits = rng.getrandbits
-    for i in range(len(x) - 1, 0, -1):
-        k = _BITS_BELOW[i]
-        j = getrandbits(k)
-        while j > i:
-            j = getrandbits(k)
-        x[i], x[j] = x[j], x[i]
-
-
-def _shuffle_matches_random() -> bool:
-    for seed in (0, 1, "x/2", 2**70):
-        a, b = list(range(52)), list(range(52))
-        random.Random(seed).shuffle(a)
-        _shuffle(b, random.Random(seed))
-        if a != b:
-            return False
-    return True
-
-
-if not _shuffle_matches_random():  # pragma: no cover - a Python with another shuffle
-    def _shuffle(x: list, rng: random.Random) -> None:
-        rng.shuffle(x)
-
-
 def _make_view(fields: dict[str, Any]) -> PlayerView:
     """``PlayerView(**fields)``, without the frozen dataclass's 30 ``object.__setattr__`` calls.
 
@@ -421,7 +391,7 @@ class Game:
         if hands is None:
             # Shuffling the card ints gives the same order as shuffling the Cards.
             deck = list(cfg.deck)
-            _shuffle(deck, self._deal_rng())
+            kernel.shuffle(deck, self._deal_rng())
             hs = cfg.hand_size
             bit = _BIT.__getitem__
             hands = [sum(map(bit, deck[s * hs:(s + 1) * hs])) for s in range(n)]

@@ -47,7 +47,7 @@ __all__ = [
     "OTHERS", "SUBTRACT", "CHOOSE", "OFF",
     "Config", "config", "legal_mask", "why_illegal_play", "mask_points", "moon_shooter",
     "deal_points", "first_lead_card", "Deal", "deal", "random_playout", "random_deal_points",
-    "mask_of", "cards_of", "iter_bits", "pick_random", "name", "lowest", "highest", "card_points",
+    "mask_of", "cards_of", "iter_bits", "pick_random", "name", "shuffle", "lowest", "highest", "card_points",
 ]
 
 CLUB, DIAMOND, SPADE, HEART = 0, 1, 2, 3
@@ -135,7 +135,7 @@ class Config:
     __slots__ = (
         "rules", "players", "hand_size", "deck_mask", "removed_mask", "kitty_size",
         "no_first_points", "first_points_mask", "hearts_any", "breaks_mask", "lowest_club",
-        "moon", "moon_mask", "moon_value", "black_maria", "jd", "points", "point_cards",
+        "moon", "moon_mask", "moon_value", "black_maria", "jd", "points", "point_cards", "values",
         "tricks_per_deal", "deck_cards", "deck", "pass_cycle", "removed_cards",
     )
 
@@ -158,6 +158,11 @@ class Config:
         self.points = card_points(rules.black_maria, rules.jack_of_diamonds)
         #: the cards that count, as a mask
         self.point_cards = sum(1 << c for c in range(52) if self.points[c])
+        #: the same table grouped as ``(mask of the cards worth v, v)``, for counting a mask's points
+        self.values = tuple(
+            (sum(1 << c for c in range(52) if self.points[c] == v), v)
+            for v in sorted(set(self.points) - {0})
+        )
         #: the penalty cards: what a player must take to shoot the moon, and what the
         #: "no points on the first trick" rule keeps off the first trick
         penalty = sum(1 << c for c in range(52) if self.points[c] > 0)
@@ -270,14 +275,11 @@ def why_illegal_play(
 
 
 def mask_points(cfg: Config, mask: int) -> int:
-    """Points in a set of cards, from the card value table (:attr:`Config.points`)."""
-    pts = cfg.points
+    """Points in a set of cards, from the card value table (:attr:`Config.points`, grouped
+    by value in :attr:`Config.values`)."""
     p = 0
-    m = mask & cfg.point_cards
-    while m:
-        low = m & -m
-        p += pts[low.bit_length() - 1]
-        m ^= low
+    for cards, value in cfg.values:
+        p += (mask & cards).bit_count() * value
     return p
 
 
@@ -513,11 +515,41 @@ class Deal:
 # ---------------------------------------------------------------------------------
 
 
+_BITS_BELOW = tuple((i + 1).bit_length() for i in range(64))
+
+
+def shuffle(x: list, rng: _random.Random) -> None:
+    """``rng.shuffle(x)``, written out with ``getrandbits`` (no method call per card): the
+    same permutation from the same generator — checked at import, with a fallback."""
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        k = _BITS_BELOW[i]
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
+
+def _shuffle_matches_random() -> bool:
+    for seed in (0, 1, "x/2", 2**70):
+        a, b = list(range(52)), list(range(52))
+        _random.Random(seed).shuffle(a)
+        shuffle(b, _random.Random(seed))
+        if a != b:
+            return False
+    return True
+
+
+if not _shuffle_matches_random():  # pragma: no cover - a Python with another shuffle
+    def shuffle(x: list, rng: _random.Random) -> None:
+        rng.shuffle(x)
+
+
 def deal(cfg: Config, rng=_random) -> list[int]:
     """Random hands (bitmasks) for every seat; a kitty, if any, is what is left of the deck
     (``cfg.deck_mask`` minus the hands)."""
     deck = list(cfg.deck)
-    rng.shuffle(deck)
+    shuffle(deck, rng)
     hs = cfg.hand_size
     hands = []
     for s in range(cfg.players):
@@ -634,7 +666,8 @@ def random_deal_points(cfg: Config, rng=None) -> list[int]:
     """
     rng = rng or _random
     rnd = rng.random
-    deck = sorted(cfg.deck, key=lambda _: rnd())
+    deck = list(cfg.deck)
+    shuffle(deck, rng)
     n = cfg.players
     hs = cfg.hand_size
     bits = _BIT.__getitem__

@@ -86,9 +86,9 @@ def test_refuses_unknown_level_and_wrong_turn():
 def test_doctests_of_the_bots_package():
     import doctest
 
-    from games.bots import hints, policy, sampling, standing, state
+    from games.bots import figures, hard, hints, policy, sampling, standing, state
     import games.bots as pkg
 
-    for mod in (pkg, hints, policy, sampling, standing, state):
+    for mod in (pkg, figures, hard, hints, policy, sampling, standing, state):
         failed, _ = doctest.testmod(mod)
         assert failed == 0, mod.__name__

@@ -6,7 +6,7 @@ import random
 import pytest
 
 from games.engine import Card, Game, IllegalAction, PlayerView, Rules
-from games.engine import game as game_module
+from games.engine import kernel
 from games.engine.cards import mask_to_cards
 
 from .helpers import play_out
@@ -17,7 +17,7 @@ def test_shuffle_is_random_shuffle():
         for n in (48, 50, 51, 52):
             a, b = list(range(n)), list(range(n))
             random.Random(seed).shuffle(a)
-            game_module._shuffle(b, random.Random(seed))
+            kernel.shuffle(b, random.Random(seed))
             assert a == b
 
 
