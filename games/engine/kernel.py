@@ -377,8 +377,9 @@ class Deal:
         hands = self.hands
         fl = first_lead_card(cfg, hands)
         if fl >= 0:
-            bit = 1 << fl
-            leader = next(s for s in range(cfg.players) if hands[s] & bit)
+            leader = 0
+            while not hands[leader] >> fl & 1:
+                leader += 1
         self.first_lead = fl
         self.leader = self.turn = leader
         self.legal = legal_mask(cfg, hands[leader], -1, True, self.broken, fl)
@@ -595,7 +596,12 @@ def random_playout(d: Deal, rng) -> None:
     while d.trick or d.first_trick:
         if d.turn < 0:
             return
-        d.play(pick_random(d.legal, rnd))
+        m = d.legal  # pick_random(d.legal, rnd), written out
+        k = int(rnd() * m.bit_count())
+        while k:
+            m &= m - 1
+            k -= 1
+        d.play((m & -m).bit_length() - 1)
     if d.turn < 0:
         return
     hands = d.hands
@@ -607,11 +613,10 @@ def random_playout(d: Deal, rng) -> None:
     not_hearts = FULL ^ HEARTS
     orders = _ORDERS[d.cfg.players]
     seg = _SEG
-    played = d.played
-    tricks = d.tricks
-    last = d.cfg.tricks_per_deal
-    while tricks < last:
+    while True:
         hand = hands[leader]
+        if not hand:
+            break
         m = hand if broken or lead_hearts else (hand & not_hearts or hand)
         k = int(rnd() * m.bit_count())
         while k:
@@ -646,11 +651,10 @@ def random_playout(d: Deal, rng) -> None:
         if not broken and tmask & breaks:
             broken = True
         taken[winner] |= tmask
-        played |= tmask
         leader = winner
-        tricks += 1
-    d.played = played
-    d.tricks = tricks
+    # every card of the deck has been played and taken
+    d.played = d.cfg.deck_mask
+    d.tricks = d.cfg.tricks_per_deal
     d.broken = broken
     d.leader = d.winning = leader
     d.best = best + sh
@@ -673,7 +677,7 @@ def random_deal_points(cfg: Config, rng=None) -> list[int]:
     bits = _BIT.__getitem__
     hands = [sum(map(bits, deck[s * hs:(s + 1) * hs])) for s in range(n)]
     kitty = sum(map(bits, deck[n * hs:]))
-    off = cfg.rules.pass_direction(1).offset(n)
+    off = cfg.pass_cycle[0].offset(n)
     if off:
         passes = [sum(map(bits, deck[s * hs:s * hs + 3])) for s in range(n)]
         for s in range(n):
