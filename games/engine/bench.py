@@ -25,14 +25,18 @@ from .rules import Rules
 def api_deal(rules: Rules, seed: int, rng: random.Random) -> Game:
     """Play one deal of a new game through the public API with random legal actions."""
     g = Game.new(rules, seed=seed)
-    choice = rng.choice
-    while g.deal_number == 1 and g.phase != "over":
-        if g.phase == "pass":
-            for seat in g.to_act:
-                g.apply(seat, rng.sample(g.legal(seat), 3))
-        else:
-            seat = g.to_act[0]
-            g.apply(seat, choice(g.legal(seat)))
+    rnd = rng.random
+    legal = g.legal
+    apply = g.apply
+    if g.phase == "pass":
+        for seat in range(rules.players):
+            apply(seat, rng.sample(legal(seat), 3))
+    while g.phase == "play" and g.deal_number == 1:
+        seat = g.turn
+        cards = legal(seat)
+        apply(seat, cards[int(rnd() * len(cards))])
+    if g.phase == "moon_choice":
+        apply(g.to_act[0], "add")
     return g
 
 
