@@ -193,7 +193,10 @@ def likelihood(k: Knowledge, world: Deal) -> float:
     if start and view.kitty:
         taken[tricks[0].winner] |= sum(1 << c.index for c in view.kitty)
     leader = tricks[start].leader if start < len(tricks) else view.leader
-    d = Deal.at(cfg, hands, taken, [], leader, broken, world.kitty if start == 0 else 0)
+    kitty = 0
+    if start == 0:  # the first trick is replayed: with the kitty its winner takes
+        kitty = sum(1 << c.index for c in view.kitty) if view.kitty else world.kitty
+    d = Deal.at(cfg, hands, taken, [], leader, broken, kitty)
     w = 1.0
     for seat, c in plays:
         if seat != k.me and d.legal & (d.legal - 1):

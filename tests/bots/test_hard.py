@@ -71,3 +71,28 @@ def test_time_budget_is_respected_roughly():
     t = time.perf_counter()
     bots.choose_action(v, "hard", seed=1, time_budget=0.05)
     assert time.perf_counter() - t < 1.0
+
+
+def test_worlds_that_explain_the_others_plays_count_more(monkeypatch):
+    """Against Medium players the true deal explains every recent card; a world that does not
+    explain one counts less (with a player who always plays Medium's card: not at all)."""
+    import random
+
+    from games.bots import hard, medium
+    from games.bots.sampling import sample
+    from games.bots.state import Knowledge
+    from games.engine import Game, Rules
+
+    g = Game.new(Rules(passing="none"), seed=21)
+    while len(g.tricks) < 4 or g.to_act[0] != 0:
+        g.apply(g.to_act[0], medium.play(g.view(g.to_act[0])))
+    k = Knowledge.from_view(g.view(0))
+    true_world = k.deal.filled([sum(1 << c.index for c in h) for h in g.hands])
+    rng = random.Random(3)
+    worlds = [k.deal.filled(sample(k, rng)[0]) for _ in range(40)]
+    weights = [hard.likelihood(k, w) for w in worlds]
+    assert len(set(weights)) > 1 and 0 < min(weights)
+    monkeypatch.setattr(hard, "OTHERWISE", 0.0)
+    assert hard.likelihood(k, true_world) == 1.0
+    strict = [hard.likelihood(k, w) for w in worlds]
+    assert set(strict) <= {0.0, 1.0} and strict.count(0.0) >= 5
