@@ -316,8 +316,9 @@ def summarize(result: dict) -> dict:
 
 
 def play_stats(result: dict) -> dict:
-    """The statistics of play of a run: moons per hand and per game by level; over the
-    hands, how often someone could not follow the 2♣ (hands with a pass and hold hands
+    """The statistics of play of a run: moons per hand and per game by level (per hand and
+    game a seat of that level played); over the hands, how often someone shot the moon,
+    how often someone could not follow the 2♣ (hands with a pass and hold hands
     apart) and the trick in which hearts were first broken; over whole games, hands per
     game and the winner's and the highest score."""
     levels = result["levels"]
@@ -338,6 +339,7 @@ def play_stats(result: dict) -> dict:
     hold = [r for r in hands if not r["passing"]]
     broken = [r["broken_in"] for r in hands if r["broken_in"] is not None]
     out["hands"] = len(hands)
+    out["moon_hands"] = sum(r["shooter"] is not None for r in hands) / len(hands) if hands else float("nan")
     out["club_void_passing"] = sum(r["club_void"] for r in passing) / len(passing) if passing else float("nan")
     out["club_void_hold"] = sum(r["club_void"] for r in hold) / len(hold) if hold else float("nan")
     out["hands_passing"], out["hands_hold"] = len(passing), len(hold)
@@ -366,7 +368,7 @@ def format_play_stats(stats: dict, label: str = "") -> str:
         + (f", {v['moons_per_game']:.2f} per game" if "moons_per_game" in v else "")
         for lv, v in stats["levels"].items()
     )
-    lines.append(f"{label}moons shot: {moons}")
+    lines.append(f"{label}moons shot: {moons}; a moon in {stats['moon_hands'] * 100:.2f}% of hands")
     lines.append(
         f"{label}someone could not follow the 2♣: {stats['club_void_passing'] * 100:.1f}% of hands with a pass"
         f" ({stats['hands_passing']}), {stats['club_void_hold'] * 100:.1f}% of hold hands ({stats['hands_hold']})"

@@ -80,6 +80,7 @@ def for_page(run: dict) -> dict:
         "comparisons": [{**c, "name": NAMES.get(c["level"], c["level"]),
                          "against_name": NAMES.get(c["against"], c["against"]),
                          "fewer": -c["difference"]} for c in run["comparisons"]],
+        "moon_hands_percent": play.get("moon_hands", float("nan")) * 100,
         "club_void_passing_percent": play["club_void_passing"] * 100,
         "club_void_hold_percent": play["club_void_hold"] * 100,
         "moons": [{"name": NAMES.get(lv, lv), "percent": v["moons_per_hand"] * 100,

@@ -54,9 +54,11 @@ PRUNE_Z = 3.0
 PASS_CANDIDATES = 5
 PASS_EFFORT = 30000
 #: late in a deal (from this many tricks before its end) the rollouts solve their last
-#: EXACT_TRICKS tricks exactly instead of playing them by the policy
+#: EXACT_TRICKS tricks exactly instead of playing them by the policy — at tables of up to
+#: EXACT_PLAYERS, where that search is small (16 lines of play with four players; 64 with six)
 EXACT_FROM = 4
 EXACT_TRICKS = 2
+EXACT_PLAYERS = 4
 #: the weighting of worlds: the recent tricks whose plays count, and how often a player is
 #: taken to play another legal card than Medium's
 LIKELY_TRICKS = 2
@@ -254,7 +256,7 @@ def evaluate(view, seed: int = 0, samples: "int | None" = None, time_budget: "fl
     scores = list(view.scores)
     me = k.me
     remaining = max(sum(view.hand_sizes) + len(k.deal.trick), 1)
-    exact = k.deal.tricks >= cfg.tricks_per_deal - EXACT_FROM
+    exact = k.deal.tricks >= cfg.tricks_per_deal - EXACT_FROM and cfg.players <= EXACT_PLAYERS
     max_worlds = samples if samples is not None else MAX_WORLDS
     rng = random.Random(seed)
     deadline = time.perf_counter() + time_budget if time_budget else None

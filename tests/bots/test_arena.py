@@ -51,12 +51,14 @@ def test_whole_games_and_the_statistics_of_play(capsys):
     stats = arena.play_stats(res)
     assert stats["hands"] == sum(len(g["deals"]) for g in res["games"])
     assert stats["winner_score"] == sum(min(g["scores"]) for g in res["games"]) / 3
+    hands = [d for g in res["games"] for d in g["deals"]]
+    assert stats["moon_hands"] == sum(d["shooter"] is not None for d in hands) / len(hands)
     assert 1 <= stats["broken_in"] <= 17 and 0 <= stats["club_void_passing"] <= 1
     assert set(stats["levels"]) == {"medium", "easy"}
     code = arena.main(["--self-play", "medium", "--games", "1", "--quiet", "--rules", "players=4"])
     out = capsys.readouterr().out
     assert code == 0 and "medium at every seat" in out
-    assert re.search(r"moons shot: medium \d+\.\d\d% of hands, \d+\.\d\d per game", out)
+    assert re.search(r"moons shot: medium \d+\.\d\d% of hands, \d+\.\d\d per game; a moon in \d+\.\d\d% of hands", out)
     assert re.search(r"could not follow the 2♣: \d+\.\d% of hands with a pass \(\d+\), \d+\.\d% of hold hands", out)
     assert re.search(r"1 games: \d+\.\d hands per game, winner's score \d+\.\d, highest score \d+\.\d", out)
 
