@@ -588,7 +588,7 @@ def random_playout(d: Deal, rng) -> None:
     """Play ``d`` to its end with uniformly random legal cards (``rng``: a ``random.Random``).
 
     The same cards, from the same random draws, as :func:`plain_random_playout`
-    (``tests/engine/test_kernel.py`` checks it).  The first trick and a trick under way go
+    (``tests/engine/test_properties.py`` checks it from positions of real games).  The first trick and a trick under way go
     through :meth:`Deal.play`; the whole tricks after them, which have no special rules,
     run in one loop with the trick and its winner kept in locals, several times faster.
     """
@@ -608,7 +608,7 @@ def random_playout(d: Deal, rng) -> None:
     taken = d.taken
     leader = d.turn
     broken = d.broken
-    lead_hearts = d.cfg.hearts_any
+    lead_any = broken or d.cfg.hearts_any  # a heart may be led
     breaks = d.cfg.breaks_mask
     not_hearts = FULL ^ HEARTS
     orders = _ORDERS[d.cfg.players]
@@ -617,7 +617,7 @@ def random_playout(d: Deal, rng) -> None:
         hand = hands[leader]
         if not hand:
             break
-        m = hand if broken or lead_hearts else (hand & not_hearts or hand)
+        m = hand if lead_any else (hand & not_hearts or hand)
         k = int(rnd() * m.bit_count())
         while k:
             m &= m - 1
@@ -649,7 +649,7 @@ def random_playout(d: Deal, rng) -> None:
             hands[seat] = hand ^ bit
             tmask |= bit
         if not broken and tmask & breaks:
-            broken = True
+            broken = lead_any = True
         taken[winner] |= tmask
         leader = winner
     # every card of the deck has been played and taken
