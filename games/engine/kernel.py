@@ -588,11 +588,15 @@ def random_playout(d: Deal, rng) -> None:
     """Play ``d`` to its end with uniformly random legal cards (``rng``: a ``random.Random``).
 
     The same cards, from the same random draws, as :func:`plain_random_playout`
-    (``tests/engine/test_properties.py`` checks it from positions of real games).  The first trick and a trick under way go
-    through :meth:`Deal.play`; the whole tricks after them, which have no special rules,
-    run in one loop with the trick and its winner kept in locals, several times faster.
+    (``tests/engine/test_properties.py`` checks it from positions of real games).  A trick
+    under way goes through :meth:`Deal.play`; a whole first trick runs in one go (its legal
+    cards from :func:`legal_mask`, its winner taking the kitty); the whole tricks after it,
+    which have no special rules, run in one loop with the trick and its winner kept in
+    locals, several times faster.
     """
     rnd = rng.random
+    if d.first_trick and not d.trick and d.turn >= 0:
+        _random_first_trick(d, rnd)
     while d.trick or d.first_trick:
         if d.turn < 0:
             return
@@ -660,6 +664,53 @@ def random_playout(d: Deal, rng) -> None:
     d.best = best + sh
     d.turn = -1
     d.legal = 0
+
+
+def _random_first_trick(d: Deal, rnd) -> None:
+    """The first trick of :func:`random_playout`, from its lead to its winner."""
+    cfg = d.cfg
+    hands = d.hands
+    breaks = cfg.breaks_mask
+    leader = d.turn
+    m = d.legal
+    k = int(rnd() * m.bit_count())
+    while k:
+        m &= m - 1
+        k -= 1
+    bit = m & -m
+    hands[leader] ^= bit
+    tmask = bit
+    best = bit.bit_length() - 1
+    led = best // 13
+    winner = leader
+    broken = d.broken or bool(bit & breaks)
+    for seat in _ORDERS[cfg.players][leader]:
+        hand = hands[seat]
+        m = legal_mask(cfg, hand, led, True, broken)
+        k = int(rnd() * m.bit_count())
+        while k:
+            m &= m - 1
+            k -= 1
+        bit = m & -m
+        card = bit.bit_length() - 1
+        hands[seat] = hand ^ bit
+        tmask |= bit
+        if card > best and card // 13 == led:
+            best = card
+            winner = seat
+        if bit & breaks:
+            broken = True
+    tmask |= d.kitty
+    d.taken[winner] |= tmask
+    d.played |= tmask
+    d.kitty = 0
+    d.first_trick = False
+    d.first_lead = -1
+    d.tricks += 1
+    d.broken = broken
+    d.best = best
+    d.leader = d.turn = d.winning = winner
+    d.legal = legal_mask(cfg, hands[winner], -1, False, broken)
 
 
 def random_deal_points(cfg: Config, rng=None) -> list[int]:

@@ -195,3 +195,22 @@ def test_bench_runs(capsys):
     bench.main(["0.05"])
     out = capsys.readouterr().out
     assert "full API" in out and "kernel.random_playout" in out
+
+
+@pytest.mark.parametrize("rules", [
+    Rules(), Rules(players=3), Rules(players=5, odd_cards="kitty"), Rules(players=6, black_maria=True),
+    Rules(first_trick_points=True, lead="left_of_dealer", hearts_lead="queen_breaks"),
+])
+def test_random_playout_from_the_deal_equals_playing_card_by_card(rules):
+    cfg = config(rules)
+    for seed in range(60):
+        rng = random.Random(seed)
+        hands = kernel.deal(cfg, rng)
+        kitty = cfg.deck_mask & ~sum(hands)
+        fast, plain = Deal(cfg, hands, kitty), Deal(cfg, hands, kitty)
+        fast.begin(leader=seed % cfg.players)
+        plain.begin(leader=seed % cfg.players)
+        kernel.random_playout(fast, random.Random(seed))
+        kernel.plain_random_playout(plain, random.Random(seed))
+        for field in Deal.__slots__:
+            assert getattr(fast, field) == getattr(plain, field), (seed, field)
