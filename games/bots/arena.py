@@ -384,6 +384,16 @@ def format_play_stats(stats: dict, label: str = "") -> str:
     return "\n".join(lines)
 
 
+def _paired_differences(s: dict):
+    """``(level, next level, mean difference per hand, 95% half-width)`` over the same deals,
+    for each level and the next in a :func:`summarize`."""
+    names = list(s)
+    for a, b in zip(names, names[1:]):
+        diffs = [x - y for x, y in zip(s[a]["per_deal"], s[b]["per_deal"])]
+        half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else float("nan")
+        yield a, b, statistics.fmean(diffs), half
+
+
 def summary(result: dict, command: str) -> dict:
     """A run's figures as JSON-ready data, with the command that reproduces them: what the
     site's page "How strong are the computers" shows (see ``--json``)."""
@@ -397,13 +407,8 @@ def summary(result: dict, command: str) -> dict:
             "choice_median_ms": round(r["choice_median_ms"], 1), "choice_p95_ms": round(r["choice_p95_ms"], 1),
             "median_ms": round(r["median_ms"], 1), "p95_ms": round(r["p95_ms"], 1),
         })
-    names = list(s)
-    comparisons = []
-    for a, b in zip(names, names[1:]):
-        diffs = [x - y for x, y in zip(s[a]["per_deal"], s[b]["per_deal"])]
-        half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else float("nan")
-        comparisons.append({"level": a, "against": b, "difference": round(statistics.fmean(diffs), 2),
-                            "ci": round(half, 2)})
+    comparisons = [{"level": a, "against": b, "difference": round(md, 2), "ci": round(half, 2)}
+                   for a, b, md, half in _paired_differences(s)]
     stats = play_stats(result)
     return {
         "command": command,
@@ -467,14 +472,9 @@ def format_report(result: dict) -> str:
     lines.append("(decision times: CPU ms on one core, all decisions and those with a real choice; "
                  "wall ms includes waiting for a busy machine)")
     lines += ["", "Statistics of play", format_play_stats(play_stats(result), "  ")]
-    names = list(s)
-    if len(names) > 1:
+    if len(s) > 1:
         lines.append("")
-        for a, b in zip(names, names[1:]):
-            xa, xb = s[a]["per_deal"], s[b]["per_deal"]
-            diffs = [x - y for x, y in zip(xa, xb)]
-            md = statistics.fmean(diffs)
-            half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else float("nan")
+        for a, b, md, half in _paired_differences(s):
             ratio = s[a]["mean"] / s[b]["mean"] if s[b]["mean"] else float("nan")
             lines.append(f"{a} vs {b}: ratio {ratio:.3f} of the points; difference {md:+.2f} "
                          f"± {half:.2f} points/hand (95%)")

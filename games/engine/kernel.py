@@ -600,12 +600,7 @@ def random_playout(d: Deal, rng) -> None:
     while d.trick or d.first_trick:
         if d.turn < 0:
             return
-        m = d.legal  # pick_random(d.legal, rnd), written out
-        k = int(rnd() * m.bit_count())
-        while k:
-            m &= m - 1
-            k -= 1
-        d.play((m & -m).bit_length() - 1)
+        d.play(pick_random(d.legal, rnd))
     if d.turn < 0:
         return
     hands = d.hands
