@@ -25,6 +25,10 @@ print("CODE=" + table.code)
 TIMED_LIVE_TABLE = LIVE_TABLE.replace('Rules()', 'Rules(passing="none")').replace(
     'seed=11)', 'seed=11, turn_timer_seconds=60)')
 
+# Seat 1 (Bob) leads the first trick, so his pass, made last, brings his turn to lead in the
+# same update: a turn that follows a turn, with no one else's turn shown between them.
+LEAD_AFTER_PASS_TABLE = LIVE_TABLE.replace('Rules()', 'Rules(lead="left_of_dealer")')
+
 # The page's notifications, recorded; and a tab the test can hide (document.hidden).
 NOTIFICATIONS = """
 window.shown = [];
@@ -93,18 +97,8 @@ def test_keyboard_play_keeps_focus_in_the_hand_cards_move_and_the_last_trick_can
     page.context.add_init_script(COUNT_ANIMATIONS)
     new_game(page, site)
     wait_for_turn(page)
-    # Pass by keyboard alone: focus starts in the hand; Space ticks, arrows move, Tab reaches the button.
-    page.wait_for_function("() => !!document.activeElement.closest('#t-me label.playing-card')")
-    for step in ("Space", "ArrowRight", "Space", "ArrowRight", "Space"):
-        page.keyboard.press(step)
-    assert page.inner_text(".pass-count") == "Ready to pass"
-    for _ in range(15):
-        if page.evaluate("() => document.activeElement.classList.contains('pass-button')"):
-            break
-        page.keyboard.press("Tab")
-    old = version(page)
-    page.keyboard.press("Enter")
-    wait_for_change(page, old)
+    # Pass by keyboard alone: focus starts in the hand.
+    pass_by_keyboard(page)
 
     # Play by keyboard alone until a trick has been taken.
     for _ in range(30):
@@ -138,6 +132,44 @@ def test_keyboard_play_keeps_focus_in_the_hand_cards_move_and_the_last_trick_can
     page.keyboard.press("Enter")
     wait_for_change(page, old)
     assert page.locator("#t-previous").is_visible()
+
+
+def pass_by_keyboard(page):
+    """Space ticks, arrows move, Tab reaches the button, Enter passes."""
+    page.wait_for_function("() => !!document.activeElement.closest('#t-me label.playing-card')")
+    for step in ("Space", "ArrowRight", "Space", "ArrowRight", "Space"):
+        page.keyboard.press(step)
+    assert page.inner_text(".pass-count") == "Ready to pass"
+    for _ in range(15):
+        if page.evaluate("() => document.activeElement.classList.contains('pass-button')"):
+            break
+        page.keyboard.press("Tab")
+    old = version(page)
+    page.keyboard.press("Enter")
+    wait_for_change(page, old)
+
+
+def test_a_lead_that_comes_with_your_own_pass_brings_focus_to_the_hand(site, open_page):
+    code = live_table(site, "pia", "quin", LEAD_AFTER_PASS_TABLE)
+    pia = open_page("pia")
+    pia.goto(f"{site.url}/live/room/{code}/")
+    pia.wait_for_selector("#table[data-synced] #t-me .pass-form")
+    pass_three(pia)
+    quin = open_page("quin")
+    quin.goto(f"{site.url}/live/room/{code}/")
+    quin.wait_for_selector("#table[data-synced] #t-me .pass-form")
+    for seat in (0, 2, 3):
+        quin.wait_for_selector(f"#t-seat-{seat} .plate-flag:has-text('passed')")
+
+    pass_by_keyboard(quin)
+    wait_for_turn(quin)
+    assert quin.get_attribute("#table", "data-phase") == "play", "Quin leads the first trick"
+    assert quin.title().startswith("● Your turn")
+    quin.wait_for_function("() => !!document.activeElement.closest('#t-me .playing-card.legal')", timeout=5000)
+    old = version(quin)
+    quin.keyboard.press("Enter")
+    wait_for_change(quin, old)
+    assert quin.locator("#t-centre .trick-card").count() >= 1, "the lead was played by keyboard"
 
 
 def test_your_turn_in_a_hidden_tab_is_told_by_a_notification_and_the_title_counts_down(site, open_page, screens):

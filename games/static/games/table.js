@@ -108,7 +108,7 @@
       focusedElsewhere: active && active !== document.body && !(hand && hand.contains(active)),
       ticked: ticked,
       previousOpen: previous ? !previous.hidden : false,
-      myTurn: state ? state.getAttribute("data-my-turn") === "1" : false,
+      turn: turnKey(state),
       trickCards: centre ? cardsIn(centre) : {}
     };
   }
@@ -140,9 +140,18 @@
     if (previous) previous.hidden = !before.previousOpen;
     var toggle = document.querySelector('[data-toggle="t-previous"]');
     if (toggle) toggle.setAttribute("aria-expanded", before.previousOpen ? "true" : "false");
-    var state = document.getElementById("t-state");
-    var myTurn = state && state.getAttribute("data-my-turn") === "1";
-    if (myTurn && !before.myTurn) yourTurn(before);
+    var turn = turnKey(document.getElementById("t-state"));
+    if (turn && turn !== before.turn) yourTurn(before);
+  }
+
+  /* Which decision the player is asked for, or null when it is not their turn. A new key is a
+   * new turn even when no frame showed someone else's turn in between: after a pass the lead
+   * may come in the same update, and so may the next card after the others have played. While
+   * passing, others' passes change the version but not the decision. */
+  function turnKey(state) {
+    if (!state || state.getAttribute("data-my-turn") !== "1") return null;
+    var phase = state.getAttribute("data-phase");
+    return [state.getAttribute("data-deal"), phase, phase === "pass" ? "" : state.getAttribute("data-version")].join(":");
   }
 
   function focusCard(card) {
@@ -186,8 +195,11 @@
     if (!before.quiet && document.hidden) notify();
     if (before.focusedElsewhere) return;  // the player is busy elsewhere on the page
     var hand = document.getElementById("t-me");
-    var first = hand && (hand.querySelector(".playing-card.legal") || hand.querySelector("label.playing-card"));
-    if (first && document.activeElement !== first) focusCard(first);
+    if (!hand) return;
+    var current = document.activeElement && document.activeElement.closest(".playing-card");
+    if (current && hand.contains(current) && (current.matches(".legal") || current.matches("label"))) return;
+    var first = hand.querySelector(".playing-card.legal") || hand.querySelector("label.playing-card");
+    if (first) focusCard(first);
   }
 
   /* A browser notification, when the player asked for them and allowed them. */
