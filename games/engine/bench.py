@@ -31,7 +31,7 @@ def api_deal(rules: Rules, seed: int, rng: random.Random) -> Game:
     if g.phase == "pass":
         for seat in range(rules.players):
             apply(seat, rng.sample(legal(seat), 3))
-    while g.phase == "play" and g.deal_number == 1:
+    for _ in range(rules.hand_size * rules.players):
         seat = g.turn
         cards = legal(seat)
         apply(seat, cards[int(rnd() * len(cards))])

@@ -246,7 +246,9 @@ class Game:
         "_rules", "_cfg", "_seed", "_setup", "_n", "_deal_number", "_dealer", "_scores",
         "_deal_points", "_winners", "_phase", "_direction",
         "_deal",  # the deal in play (kernel.Deal): hands, trick, turn, legal cards, cards taken
-        "_deal_kitty", "_kitty_taker", "_passes", "_received", "_tricks", "_voids",
+        "_deal_kitty", "_kitty_taker", "_passes", "_received",
+        "_tricks",  # completed tricks: (leader, card ints in the order played, winner)
+        "_voids",
         "_moon_shooter", "_pending", "_ply", "_log",
         "_trick_values",  # Trick values of the first completed tricks, made as views ask for them
     )
@@ -464,9 +466,12 @@ class Game:
 
     def _trick_plays(self) -> list[tuple[int, int]]:
         """The current trick as ``(seat, card int)`` plays."""
-        d = self._deal
+        return self._plays(self._deal.leader, self._deal.trick)
+
+    def _plays(self, leader: int, cards: Sequence[int]) -> list[tuple[int, int]]:
+        """A trick's cards, in the order played from ``leader``, as ``(seat, card int)`` plays."""
         n = self._n
-        return [((d.leader + i) % n, c) for i, c in enumerate(d.trick)]
+        return [((leader + i) % n, c) for i, c in enumerate(cards)]
 
     @property
     def current_trick(self) -> tuple[tuple[int, Card], ...]:
@@ -483,8 +488,8 @@ class Game:
         """Completed tricks of this deal, in order."""
         made = self._trick_values
         if len(made) < len(self._tricks):
-            for l, p, w in self._tricks[len(made):]:
-                made.append(Trick(l, tuple([(s, _CARDS[c]) for s, c in p]), w))
+            for l, cards, w in self._tricks[len(made):]:
+                made.append(Trick(l, tuple([(s, _CARDS[c]) for s, c in self._plays(l, cards)]), w))
         return tuple(made)
 
     @property
@@ -782,7 +787,6 @@ class Game:
 
     def _end_trick(self, leader: int, trick: list, winner: int, events: list) -> None:
         """Record the trick of ``trick``'s cards, led by ``leader``, that ``winner`` took."""
-        n = self._n
         ntricks = len(self._tricks)
         mask = 0
         for x in trick:
@@ -798,7 +802,7 @@ class Game:
             self._kitty_taker = winner
         event["points"] = kernel.mask_points(self._cfg, mask)
         events.append(event)
-        self._tricks.append((leader, tuple([((leader + i) % n, x) for i, x in enumerate(trick)]), winner))
+        self._tricks.append((leader, tuple(trick), winner))
         if self._deal.over:
             self._end_deal(events)
 
@@ -960,7 +964,7 @@ class Game:
             "to_act": list(self.to_act),
             "hands": [cs(m) for m in self._deal.hands],
             "current_trick": [[s, _NAMES[c]] for s, c in self._trick_plays()],
-            "tricks": [[l, [[s, _NAMES[c]] for s, c in p], w] for l, p, w in self._tricks],
+            "tricks": [[l, [[s, _NAMES[c]] for s, c in self._plays(l, cards)], w] for l, cards, w in self._tricks],
             "hearts_broken": self._deal.broken,
             "kitty": cs(self._deal_kitty),
             "kitty_taker": self._kitty_taker,
