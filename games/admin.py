@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.html import format_html
 
 from games import services
-from games.models import Action, ChatMessage, LiveServer, QueueEntry, Seat, Table, TableConnection
+from games.models import Action, Seat, Table
 
 
 def _pretty_json(value) -> str:
@@ -117,7 +117,9 @@ class TableAdmin(admin.ModelAdmin):
         """A table's seats, log and socket rows go with it: they are not deleted on their
         own, but need no permission of their own to go with their table."""
         deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
-        parts = {str(model._meta.verbose_name) for model in (Seat, Action, TableConnection)}
+        # The socket rows are live play's (live.models), reached by their relation's name.
+        sockets = Table._meta.get_field("connections").related_model
+        parts = {str(model._meta.verbose_name) for model in (Seat, Action, sockets)}
         return deleted, counts, perms_needed - parts, protected
 
     @admin.display(description="Players")
@@ -153,7 +155,7 @@ class TableAdmin(admin.ModelAdmin):
     def replay_link(self, table):
         if table.pk is None or table.state is None:
             return "—"
-        return format_html('<a href="{}">replay</a>', reverse("games:replay", args=[table.pk]))
+        return format_html('<a href="{}">replay</a>', reverse("solo:replay", args=[table.pk]))
 
     @admin.action(description="End the selected games (mark abandoned)")
     def end_stuck_games(self, request, queryset):
@@ -206,65 +208,3 @@ class ActionAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
-
-
-class ReportedFilter(admin.SimpleListFilter):
-    title = "reported"
-    parameter_name = "reported"
-
-    def lookups(self, request, model_admin):
-        return [("yes", "Reported"), ("no", "Not reported")]
-
-    def queryset(self, request, queryset):
-        if self.value() in ("yes", "no"):
-            return queryset.filter(reported_at__isnull=self.value() == "no")
-        return queryset
-
-
-@admin.register(ChatMessage)
-class ChatMessageAdmin(admin.ModelAdmin):
-    """Tables' chat, kept with each table; the messages players reported come first to hand
-    through the "reported" filter. Read-only: staff delete what must go."""
-
-    list_display = ("created_at", "table", "user", "text", "reported_by", "reported_at")
-    list_filter = (ReportedFilter, "created_at")
-    search_fields = ("text", "user__username", "=table__id", "table__code")
-    list_select_related = ("table", "user", "reported_by")
-    readonly_fields = ("table", "user", "text", "created_at", "reported_by", "reported_at")
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-
-# Live play's own rows.
-def _register(model, **options):
-    admin.site.register(model, type(f"{model.__name__}Admin", (admin.ModelAdmin,), options))
-
-
-_register(
-    QueueEntry,
-    list_display=("user", "table_size", "rating", "joined_at", "last_seen", "table"),
-    list_filter=("table_size",),
-    search_fields=("user__username", "user__display_name"),
-    raw_id_fields=("user", "table"),
-    list_select_related=("user",),
-)
-_register(
-    TableConnection,
-    list_display=("channel_name", "table", "user", "server", "opened_at"),
-    search_fields=("channel_name", "server", "user__username", "=table__id"),
-    # Kept by the sockets themselves (a seat counts as connected while its person has one).
-    has_add_permission=lambda self, request: False,
-    has_change_permission=lambda self, request, obj=None: False,
-    has_delete_permission=lambda self, request, obj=None: False,
-)
-_register(
-    LiveServer,
-    list_display=("name", "started_at", "heartbeat_at"),
-    search_fields=("name",),
-    readonly_fields=("name", "started_at", "heartbeat_at"),
-    has_add_permission=lambda self, request: False,  # server processes register themselves
-)

@@ -9,7 +9,7 @@ use only for infrastructure errors (their messages name hosts and ports, not car
 Refusals: ``action_rejected`` (a move or frame; ``where=socket`` when the socket refused it
 before the services), ``connection_refused`` (a socket refused at connect).
 
-Faults and their events (see games/LIVE.md, "Faults"):
+Faults and their events (see live/LIVE.md, "Faults"):
 
 * the task broker is down: ``broker_unavailable`` (the move is rejected with ``unavailable``),
   ``stand_in_not_scheduled``, ``stand_in_failed``;

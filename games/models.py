@@ -41,7 +41,7 @@ class Table(models.Model):
     watchers = models.PositiveIntegerField(default=0, help_text="People with no seat watching the game now.")
     rematch = models.JSONField(
         null=True, blank=True,
-        help_text="After a live game: the rematch offered (games.services.answer_rematch): the new room's code, "
+        help_text="After a live game: the rematch offered (live.rooms.answer_rematch): the new room's code, "
                   "its state (open, started, closed), each person's answer (yes, no, late) and until when it is open.",
     )
     turn_timer_seconds = models.PositiveSmallIntegerField(default=0, help_text="0 means no timer")
@@ -150,5 +150,3 @@ class Action(models.Model):
     def __str__(self) -> str:
         return f"table {self.table_id} ply {self.ply}: seat {self.seat} {self.action}"
 
-
-from games.live_models import ChatMessage, LiveServer, QueueEntry, TableConnection  # noqa: E402,F401  (live play's models)

@@ -13,7 +13,7 @@ page's script (``games/table.js``) adds the version the player saw::
     {"action": "moon", "choice": "subtract", "version": 60}
     {"action": "hint"}
 
-:mod:`games.consumers` applies them through ``services.submit_action``;
+:mod:`live.consumers` applies them through ``services.submit_action``;
 ``submit_fields(table_id, seat_number, data, user=user)`` does the same for the HTTP form
 (script off) and returns the player-facing error or None.
 """
@@ -158,12 +158,12 @@ def _table_urls(table_id: int, table_code: str) -> dict:
         return reverse(name, args=args)
 
     return {
-        "page_url": url("games:table", table_id),
-        "action_url": url("games:act", table_id),
-        "replay_url": url("games:replay", table_id),
-        "new_game_url": url("games:new"),
-        "learn_url": url("games:learn"),
-        "my_games_url": url("games:my_games"),
+        "page_url": url("solo:table", table_id),
+        "action_url": url("solo:act", table_id),
+        "replay_url": url("solo:replay", table_id),
+        "new_game_url": url("solo:new"),
+        "learn_url": url("solo:learn"),
+        "my_games_url": url("solo:my_games"),
         "lobby_url": url("live:lobby"),
         "resign_url": url("live:resign", table_code),
         "new_room_url": url("live:lobby") + "#create-room",
@@ -508,7 +508,7 @@ REMATCH_ANSWERS = {"yes": "ready", "no": "said no", "late": "did not answer"}
 
 
 def _rematch(table: Table, seat_rows, me: int, seats: dict[int, dict]) -> dict | None:
-    """The rematch of a finished live game as ``me`` sees it (``services.answer_rematch``);
+    """The rematch of a finished live game as ``me`` sees it (``live.rooms.answer_rematch``);
     None for someone who left the game."""
     mine = next(seat for seat in seat_rows if seat.number == me)
     if not mine.user_id or mine.resigned:
@@ -714,7 +714,7 @@ class TableDrawing:
     the game starts), and :meth:`whole`, the whole table laid out from those same parts.
 
     A socket is sent the whole table once, then only the parts that changed
-    (``games.consumers.changed_parts``)."""
+    (``live.consumers.changed_parts``)."""
 
     context: dict
     parts: dict[str, str]
@@ -733,8 +733,8 @@ def draw_table(
     """Draw the table one seat sees (from its view only): each part once.
 
     Its forms use ``ws-send``: the page holds the table inside ``<div hx-ext="ws"
-    ws-connect=...>`` (the table's socket, :mod:`games.consumers`). With ``request`` the forms
-    also carry a CSRF token, so they post to ``games:act`` where script is off. ``error`` is
+    ws-connect=...>`` (the table's socket, :mod:`live.consumers`). With ``request`` the forms
+    also carry a CSRF token, so they post to ``solo:act`` where script is off. ``error`` is
     shown as a player-facing alert, ``hint`` (``bots.hint``) marked on the table. With
     ``spectator`` it is what someone watching sees from that seat's place: only what is public.
 

@@ -103,7 +103,7 @@ def parse_move(data) -> tuple[object, int | None]:
 
 
 TABLE_SOCKET_ROUTE = "ws/table/<int:table_id>/"
-"""Where a table's websocket listens (:mod:`games.routing`); one per table, solo or live."""
+"""Where a table's websocket listens (:mod:`live.routing`); one per table, solo or live."""
 
 
 CHAT_MAX_CHARACTERS = 200

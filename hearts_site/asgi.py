@@ -30,6 +30,6 @@ application = ProtocolTypeRouter(
 tune_for_server(settings.GC_THRESHOLDS)  # everything above lives as long as the process
 
 if settings.TASK_RUNNER != "eager":  # tests run tasks in their own way
-    from games.live_server import recover_after_start  # noqa: E402
+    from live.server import recover_after_start  # noqa: E402
 
     recover_after_start()

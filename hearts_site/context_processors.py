@@ -2,9 +2,9 @@ from django.urls import reverse
 
 # The site's main navigation for signed-in players: (label, url name, shown to guests too).
 NAVIGATION = [
-    ("Play", "games:new", True),
-    ("Learn", "games:learn", True),
-    ("My games", "games:my_games", True),
+    ("Play", "solo:new", True),
+    ("Learn", "solo:learn", True),
+    ("My games", "solo:my_games", True),
     ("Live", "live:lobby", False),
     ("Leaderboard", "ratings:leaderboard", True),
     ("Plans", "accounts:pricing", False),

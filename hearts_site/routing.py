@@ -2,8 +2,8 @@
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import re_path
 
-from games.consumers import CLOSE_NOT_FOUND
-from games.routing import websocket_urlpatterns as games_websockets
+from live.consumers import CLOSE_NOT_FOUND
+from live.routing import websocket_urlpatterns as live_websockets
 
 
 class NoSuchSocket(AsyncWebsocketConsumer):
@@ -16,4 +16,4 @@ class NoSuchSocket(AsyncWebsocketConsumer):
         await self.close(code=CLOSE_NOT_FOUND)
 
 
-websocket_urlpatterns: list = [*games_websockets, re_path(r"", NoSuchSocket.as_asgi())]
+websocket_urlpatterns: list = [*live_websockets, re_path(r"", NoSuchSocket.as_asgi())]

@@ -74,6 +74,8 @@ INSTALLED_APPS = [
     "axes",
     "accounts",
     "games",
+    "live",
+    "solo",
     "ratings",
 ]
 
@@ -237,11 +239,11 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 2
 # Bots pause this long before playing so a person can follow the trick.
 BOT_DELAY_SECONDS = float(os.environ.get("BOT_DELAY_SECONDS", "0.8"))
 
-# Live play (games/LIVE.md, "Drops and stand-ins" and "Faults"). A person whose last socket
+# Live play (live/LIVE.md, "Drops and stand-ins" and "Faults"). A person whose last socket
 # closed gets this long to come back before a computer stands in.
 LIVE_RECONNECT_GRACE_SECONDS = float(os.environ.get("LIVE_RECONNECT_GRACE_SECONDS", "60"))
 # A matched game's first turn: its clock starts when every person has opened the table, or
-# after this long (games.services._plan_next).
+# after this long (games.services.plan_next).
 LIVE_ARRIVAL_GRACE_SECONDS = float(os.environ.get("LIVE_ARRIVAL_GRACE_SECONDS", "20"))
 # Every server process (daphne) writes a heartbeat this often; one silent for the timeout is
 # taken for dead and its sockets for closed (their seats get the grace period above).

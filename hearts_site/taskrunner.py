@@ -7,7 +7,7 @@ imported: the task modules import the services that schedule them.
 * ``celery`` — ``apply_async`` with a countdown, sent before the current transaction commits,
   so a broker that is down makes the whole service call fail (:class:`TaskBrokerUnavailable`)
   and roll back instead of leaving a move with no follow-up. A task that arrives before the
-  commit retries (see games.tasks).
+  commit retries (see games.tasks and live.tasks).
 * ``thread`` — a timer thread in this process runs the task after the countdown.
 * ``eager`` — tests: the task runs synchronously once the surrounding :func:`task_batch`
   (a service call) has finished; tasks scheduled while one runs are queued and run after it,

@@ -7,11 +7,19 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("accounts", "games", "hearts_site", "ratings")
+PACKAGES = ("accounts", "games", "hearts_site", "live", "ratings", "solo")
 
 # Imports that must wait for Django to have loaded every app, in the place Django provides
 # for that: an app's ready().
-MAY_IMPORT_LATE = {"games/apps.py"}
+MAY_IMPORT_LATE = {"games/apps.py", "live/apps.py"}
+
+# The apps by domain, each over the ones it may import: a table (games) knows nothing of the
+# pages of solo play nor of live play's rooms and sockets; live play does not use solo's pages.
+MAY_IMPORT = {
+    "games": {"games", "accounts", "ratings", "hearts_site"},
+    "live": {"live", "games", "accounts", "ratings", "hearts_site"},
+    "solo": {"solo", "games", "accounts", "ratings", "hearts_site"},
+}
 
 
 def project_modules() -> dict[str, Path]:
@@ -134,3 +142,27 @@ def test_the_imports_at_the_top_make_no_cycle():
     for module in MODULES:
         graph[module] = imports_of(module)[0]
     assert find_cycle(graph) is None, " → ".join(find_cycle(graph))
+
+
+def imports_across_domains(modules: dict[str, Path]) -> list[str]:
+    """Every top import that goes against :data:`MAY_IMPORT`, as "importer imports imported"."""
+    wrong = []
+    for module in modules:
+        app = module.split(".")[0]
+        if app not in MAY_IMPORT:
+            continue
+        for name in sorted(imports_of(module)[0]):
+            if name.split(".")[0] in PACKAGES and name.split(".")[0] not in MAY_IMPORT[app]:
+                wrong.append(f"{module} imports {name}")
+    return wrong
+
+
+def test_the_apps_import_each_other_in_one_direction():
+    assert not imports_across_domains(MODULES)
+
+
+def test_the_direction_check_sees_a_table_importing_live_play(tmp_path, monkeypatch):
+    planted = tmp_path / "planted.py"
+    planted.write_text("from live import rooms\n")
+    monkeypatch.setitem(MODULES, "games.planted", planted)
+    assert imports_across_domains({"games.planted": planted}) == ["games.planted imports live.rooms"]

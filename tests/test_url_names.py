@@ -32,7 +32,7 @@ def test_every_url_name_the_code_reverses_exists():
     known = {route.name for route in walk()}
     names = reversed_names()
     assert len(names) > 30, "the scan finds the names"
-    assert {"live:room", "games:replay", "ratings:leaderboard"} <= set(names)
+    assert {"live:room", "solo:replay", "ratings:leaderboard"} <= set(names)
     missing = {name: where for name, where in names.items() if name not in known and not name.startswith("admin:")}
     assert not missing, f"reversed but not defined: {missing}"
 

@@ -715,7 +715,6 @@ def random_deal_points(cfg: Config, rng=None) -> list[int]:
     uniformly random choice of 3 from its hand.
     """
     rng = rng or _random
-    rnd = rng.random
     deck = list(cfg.deck)
     shuffle(deck, rng)
     n = cfg.players

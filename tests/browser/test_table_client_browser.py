@@ -12,12 +12,13 @@ from .test_solo_browser import new_game, pass_three, shot, tap, version, wait_fo
 pytestmark = pytest.mark.browser
 
 LIVE_TABLE = """
+from accounts.models import User
 from games import services
 from games.engine import Rules
-from accounts.models import User
+from live import rooms
 ann, bob = User.objects.get(username={ann!r}), User.objects.get(username={bob!r})
 table = services.create_table(ann, Rules(), kind="friends", seat_bots=[None, None, "easy", "easy"], seed=11)
-services.take_seat(table.pk, bob, 1)
+rooms.take_seat(table.pk, bob, 1)
 services.start_table(table.pk)
 print("CODE=" + table.code)
 """

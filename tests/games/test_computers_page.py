@@ -38,7 +38,7 @@ def test_the_page_shows_the_published_figures(client, tmp_path, monkeypatch):
     path = _run(["hard", "medium", "medium"], tmp_path, "--samples", "2")
     _run(["easy", "easy", "easy"], tmp_path)
     monkeypatch.setattr(figures, "FIGURES", path)
-    html = client.get(reverse("games:computers")).content.decode()
+    html = client.get(reverse("solo:computers")).content.decode()
     runs = figures.load(path)
     match = next(r for r in runs if len(set(r["table"])) > 1)
     assert "Hard against two Medium" in html
@@ -55,7 +55,7 @@ def test_the_page_shows_the_published_figures(client, tmp_path, monkeypatch):
 @pytest.mark.django_db
 def test_the_committed_figures_are_on_the_page(client):
     runs = figures.load()
-    html = client.get(reverse("games:computers")).content.decode()
+    html = client.get(reverse("solo:computers")).content.decode()
     assert "How strong are the computers" in html
     for run in runs:
         assert run["command"] in html

@@ -10,6 +10,7 @@ from games import presenters, services, snapshots
 from games.engine import Game, Rules
 from games.models import Table
 from games.snapshots import game_with_history
+from live import rooms
 
 
 @pytest.fixture
@@ -20,7 +21,7 @@ def four(django_user_model):
 def people_table(users, seed=11, **rules):
     table = services.create_table(users[0], Rules(**rules), kind=Table.Kind.FRIENDS, seat_bots=[None] * 4, seed=seed)
     for number, user in enumerate(users[1:], start=1):
-        services.take_seat(table.pk, user, number)
+        rooms.take_seat(table.pk, user, number)
     services.start_table(table.pk)
     return Table.objects.get(pk=table.pk)
 

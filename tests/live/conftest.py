@@ -14,6 +14,7 @@ from django.test import Client
 from games import services
 from games.engine import Rules
 from games.models import Table
+from live import rooms
 
 
 @pytest.fixture(autouse=True)
@@ -90,7 +91,7 @@ def seat_people(users, *, rules=None, seed=5, timer=0, start=True, kind=Table.Ki
         seat_bots[number] = level
     table = services.create_table(users[0], rules, kind=kind, seat_bots=seat_bots, seed=seed, turn_timer_seconds=timer)
     for number, user in enumerate(users[1:], start=1):
-        services.take_seat(table.pk, user, number)
+        rooms.take_seat(table.pk, user, number)
     if start:
         services.start_table(table.pk)
     table.refresh_from_db()

@@ -19,6 +19,7 @@ from django.utils import timezone
 from games import services
 from games.engine import Card, Game, Rules
 from games.models import Seat, Table
+from live import rooms
 
 TWO_OF_CLUBS = Card.parse("2C")
 
@@ -52,7 +53,7 @@ def build(usernames=("ann", "bob")) -> dict:
         dropped = services.create_table(
             ann, rules, kind=Table.Kind.FRIENDS, seat_bots=[None, None, "medium", "medium"], seed=seed_where(1, rules),
         )
-        services.take_seat(dropped.pk, bob, 1)
+        rooms.take_seat(dropped.pk, bob, 1)
         services.start_table(dropped.pk)
     now = timezone.now()
     Table.objects.filter(pk=timer.pk).update(turn_deadline=now - timedelta(seconds=1))

@@ -10,6 +10,7 @@ from django.utils import timezone
 from games import presenters, services, snapshots
 from games.engine import Rules
 from games.models import Table
+from live import presence, rooms
 from ratings.models import RatingChange
 from tests.live.conftest import play_people_until_over
 
@@ -20,7 +21,7 @@ def finished_game(people, **options):
     table = services.create_table(people[0], Rules(target=30), kind=Table.Kind.FRIENDS, seat_bots=[None] * 4,
                                   seed=4, **options)
     for number, person in enumerate(people[1:], start=1):
-        services.take_seat(table.pk, person, number)
+        rooms.take_seat(table.pk, person, number)
     services.start_table(table.pk)
     return play_people_until_over(table.pk)
 
@@ -70,7 +71,7 @@ def test_a_person_leaves_a_game_in_progress_a_computer_plays_at_once_and_they_ar
     table = services.create_table(ann, Rules(target=30, passing="none"), kind=Table.Kind.FRIENDS,
                                   seat_bots=[None] * 4, rated=True, seed=4)
     for number, person in enumerate(people[1:], start=1):
-        services.take_seat(table.pk, person, number)
+        rooms.take_seat(table.pk, person, number)
     services.start_table(table.pk)
     page = client_for(client, ann).get(reverse("live:room", args=[table.code])).content.decode()
     assert "Leave game</button>" in page and "you are rated below everyone who stays" in page
@@ -88,8 +89,8 @@ def test_a_person_leaves_a_game_in_progress_a_computer_plays_at_once_and_they_ar
     with pytest.raises(services.ActionRejected) as refused:
         services.submit_action(table.pk, leaver, game.hands[leaver][0], user=people[leaver])
     assert refused.value.code == "resigned"
-    assert not services.reclaim_seat(table.pk, people[leaver])
-    assert not services.resign(table.pk, people[leaver]), "once"
+    assert not presence.reclaim_seat(table.pk, people[leaver])
+    assert not rooms.resign(table.pk, people[leaver]), "once"
 
     stayed = [person for number, person in enumerate(people) if number != leaver]
     table = play_people_until_over(table.pk)  # a move asked of the leaver would be refused
@@ -111,7 +112,7 @@ def test_a_rematch_starts_once_everyone_says_yes_with_the_same_people_and_rules(
     html = presenters.render_table(snapshots.load(table.pk), 1)
     assert '<button class="button" name="answer" value="yes">Rematch</button>' in html
 
-    offer = services.answer_rematch(table.pk, bob, True)
+    offer = rooms.answer_rematch(table.pk, bob, True)
     room = Table.objects.get(code=offer["code"])
     assert offer["state"] == "open" and room.status == Table.Status.WAITING
     assert (room.rules, room.rated, room.turn_timer_seconds) == (table.rules, True, 30)
@@ -119,8 +120,8 @@ def test_a_rematch_starts_once_everyone_says_yes_with_the_same_people_and_rules(
     assert "Rematch: Ann not yet · Bob ready · You not yet · Dan not yet" in html
     assert "Rematch: I'm in</button>" in html and "No thanks</button>" in html
     for person in (cat, dan):
-        assert services.answer_rematch(table.pk, person, True)["state"] == "open"
-    assert services.answer_rematch(table.pk, ann, True)["state"] == "started"
+        assert rooms.answer_rematch(table.pk, person, True)["state"] == "open"
+    assert rooms.answer_rematch(table.pk, ann, True)["state"] == "started"
     room.refresh_from_db()
     assert room.status == Table.Status.PLAYING
     # The same people in the same order round the table, Bob (who asked first) in seat 0.
@@ -128,27 +129,27 @@ def test_a_rematch_starts_once_everyone_says_yes_with_the_same_people_and_rules(
     html = presenters.render_table(snapshots.load(table.pk), 0)
     assert f'href="{reverse("live:room", args=[room.code])}">Go to the rematch</a>' in html
     with pytest.raises(services.ActionRejected):
-        services.answer_rematch(table.pk, ann, True)
+        rooms.answer_rematch(table.pk, ann, True)
 
 
 def test_a_no_or_no_answer_in_time_closes_the_rematch(people):
     ann, bob, cat, dan = people
     table = finished_game(people)
-    offer = services.answer_rematch(table.pk, ann, True)
-    services.answer_rematch(table.pk, bob, False)
+    offer = rooms.answer_rematch(table.pk, ann, True)
+    rooms.answer_rematch(table.pk, bob, False)
     room = Table.objects.get(code=offer["code"])
     assert room.status == Table.Status.ABANDONED and room.end_reason == "Bob said no to the rematch."
     html = presenters.render_table(snapshots.load(table.pk), 2)
     assert "No rematch: Bob said no, You not yet, Dan not yet." in html and 'value="yes"' not in html
 
     other = finished_game(people)
-    offer = services.answer_rematch(other.pk, cat, True)
-    services.answer_rematch(other.pk, dan, True)
-    assert not services.rematch_expired(other.pk, offer["code"]), "not before its time"
+    offer = rooms.answer_rematch(other.pk, cat, True)
+    rooms.answer_rematch(other.pk, dan, True)
+    assert not rooms.rematch_expired(other.pk, offer["code"]), "not before its time"
     other.refresh_from_db()
     other.rematch["until"] = (timezone.now() - dt.timedelta(seconds=1)).isoformat()
     other.save(update_fields=["rematch"])
-    assert services.rematch_expired(other.pk, offer["code"])
+    assert rooms.rematch_expired(other.pk, offer["code"])
     other.refresh_from_db()
     assert other.rematch["state"] == "closed"
     assert other.rematch["answers"] == {str(cat.pk): "yes", str(dan.pk): "yes", str(ann.pk): "late", str(bob.pk): "late"}

@@ -4,9 +4,11 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.urls import reverse
 
-from games import chat, protocol, services
+from games import protocol, services
 from games.engine import Rules
-from games.models import ChatMessage, Table
+from games.models import Table
+from live import chat, rooms
+from live.models import ChatMessage
 from tests.live.conftest import Player, connect_all, seat_people
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -88,7 +90,7 @@ async def test_a_line_can_be_reported_to_the_staff_who_see_it_in_the_admin(peopl
         staff = django_user_model.objects.create_superuser("staff", "staff@example.com", "pw")
         client = Client()
         client.force_login(staff)
-        return client.get(reverse("admin:games_chatmessage_changelist") + "?reported=yes").content.decode()
+        return client.get(reverse("admin:live_chatmessage_changelist") + "?reported=yes").content.decode()
 
     page = await sync_to_async(admin_page)()
     assert "rude words" in page
@@ -99,7 +101,7 @@ async def test_the_room_page_shows_the_chat_to_the_people_at_the_table_when_it_i
         from django.test import Client
 
         table = services.create_table(people[0], Rules(), kind=Table.Kind.FRIENDS, seat_bots=[None] * 4)
-        services.take_seat(table.pk, people[1])
+        rooms.take_seat(table.pk, people[1])
         quiet = services.create_table(people[0], Rules(), kind=Table.Kind.FRIENDS, seat_bots=[None] * 4, chat=False)
         chat.post_chat(table.pk, people[1], "see you at the table")
         client = Client()
@@ -117,7 +119,7 @@ async def test_the_room_page_shows_the_chat_to_the_people_at_the_table_when_it_i
 
 async def test_a_visitor_of_the_waiting_room_is_not_sent_the_chat(people, subscribe):
     table = await sync_to_async(seat_people)(people, start=False)
-    await sync_to_async(services.leave_seat)(table.pk, people[3])
+    await sync_to_async(rooms.leave_seat)(table.pk, people[3])
     await sync_to_async(subscribe)(people[3])
     visitor = await Player.create(people[3], table.pk)
     assert await visitor.connect()

@@ -8,7 +8,9 @@ from django.utils import timezone
 
 from games import services
 from games.engine import Rules
-from games.models import Action, Seat, TableConnection, Table
+from games.models import Action, Seat, Table
+from live import presence
+from live.models import TableConnection
 from tests.live.conftest import Player, connect_all, seat_people
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -38,12 +40,12 @@ async def test_drop_then_stand_in_after_grace_then_reclaim(people, settings):
     assert not await sync_to_async(TableConnection.objects.filter(table_id=dropped.table_id, user_id=dropped.user_id).exists)()
     # within the grace period nothing happens (the eager task ran too early and did nothing)
     assert (await sync_to_async(table_row)(table.pk)).version == table.version
-    assert not await sync_to_async(services.stand_in_if_gone)(table.pk, seat, dropped.left_at.isoformat())
+    assert not await sync_to_async(presence.stand_in_if_gone)(table.pk, seat, dropped.left_at.isoformat())
 
     # the grace period is over: a computer stands in and, as it is that seat's turn, plays
     past = timezone.now() - dt.timedelta(seconds=61)
     await sync_to_async(Seat.objects.filter(pk=dropped.pk).update)(left_at=past)
-    assert await sync_to_async(services.stand_in_if_gone)(table.pk, seat, past.isoformat())
+    assert await sync_to_async(presence.stand_in_if_gone)(table.pk, seat, past.isoformat())
     after = await sync_to_async(table_row)(table.pk)
     assert after.version >= table.version + 2, "version bumped for the stand-in, then its move"
     assert await sync_to_async(Action.objects.filter(table_id=table.pk, seat=seat, actor=Action.Actor.STANDIN).count)() == 1
@@ -79,7 +81,7 @@ async def test_a_person_back_within_the_grace_period_keeps_playing(people, setti
     again = await Player.create(people[1], table.pk)
     assert await again.connect()
     await again.receive()
-    assert not await sync_to_async(services.stand_in_if_gone)(table.pk, 1, left.isoformat()), "an old absence"
+    assert not await sync_to_async(presence.stand_in_if_gone)(table.pk, 1, left.isoformat()), "an old absence"
     assert not (await sync_to_async(seat_row)(table.pk, 1)).standing_in
     await again.close()
 

@@ -10,10 +10,12 @@ from channels.layers import get_channel_layer
 from django.utils import timezone
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from games import live_server, services
-from games.consumers import CLOSE_TRY_AGAIN
+from games import services
 from games.engine import Rules
-from games.models import Action, LiveServer, Seat, TableConnection, Table
+from games.models import Action, Seat, Table
+from live import presence, server
+from live.consumers import CLOSE_TRY_AGAIN
+from live.models import LiveServer, TableConnection
 from tests.live.conftest import Player, connect_all, seat_people
 
 pytestmark = pytest.mark.django_db(transaction=True)  # async tests: asyncio_mode = auto
@@ -49,46 +51,46 @@ def test_the_sockets_of_a_crashed_server_are_closed_and_a_computer_stands_in(peo
     settings.LIVE_RECONNECT_GRACE_SECONDS = 60
     table = seat_people(people)
     server_died(DEAD, seconds_ago=5)
-    services.connection_opened(table.pk, people[1], "specific.old!bob", DEAD)  # bob's socket on that server
+    presence.connection_opened(table.pk, people[1], "specific.old!bob", DEAD)  # bob's socket on that server
     heard = server_died(DEAD, seconds_ago=61)  # ...which then crashed, 61 s ago
     assert seat_row(table.pk, 1).connected
 
-    assert services.sweep_dead_connections() == 1
+    assert presence.sweep_dead_connections() == 1
     seat = seat_row(table.pk, 1)
     assert not seat.connected and seat.left_at == heard, "the grace period counts from the last heartbeat"
     assert seat.standing_in, "grace over: the stand-in task (run at once here) put a computer in"
     assert not TableConnection.objects.filter(table_id=seat.table_id, user_id=seat.user_id).exists()
     assert not LiveServer.objects.filter(name=DEAD).exists(), "a dead server with no sockets is forgotten"
-    assert services.sweep_dead_connections() == 0
+    assert presence.sweep_dead_connections() == 0
 
 
 def test_a_dead_servers_socket_is_closed_with_the_grace_period_still_running(people, settings):
     settings.LIVE_RECONNECT_GRACE_SECONDS = 60
     table = seat_people(people)
     server_died(DEAD, seconds_ago=40)
-    services.connection_opened(table.pk, people[2], "specific.old!cat", DEAD)
-    services.sweep_dead_connections()
+    presence.connection_opened(table.pk, people[2], "specific.old!cat", DEAD)
+    presence.sweep_dead_connections()
     seat = seat_row(table.pk, 2)
     assert not seat.connected and not seat.standing_in, "20 s of grace are left"
     # the stand-in task of that absence comes later; the heartbeat's safety net finds nothing yet
-    assert services.stand_in_overdue_seats() == 0
+    assert presence.stand_in_overdue_seats() == 0
     # cat comes back on another server: her seat is hers, nothing was stood in
-    services.register_live_server("new-host:1:cafe")
-    services.connection_opened(table.pk, people[2], "specific.new!cat", "new-host:1:cafe")
+    presence.register_live_server("new-host:1:cafe")
+    presence.connection_opened(table.pk, people[2], "specific.new!cat", "new-host:1:cafe")
     assert seat_row(table.pk, 2).connected
 
 
 def test_the_sockets_of_living_servers_are_kept(people, settings):
     settings.LIVE_RECONNECT_GRACE_SECONDS = 0
     table = seat_people(people)
-    services.register_live_server("alive:1:aaaa")
-    services.connection_opened(table.pk, people[1], "specific.alive!bob", "alive:1:aaaa")
+    presence.register_live_server("alive:1:aaaa")
+    presence.connection_opened(table.pk, people[1], "specific.alive!bob", "alive:1:aaaa")
     server_died(DEAD, seconds_ago=5)
-    services.connection_opened(table.pk, people[3], "specific.old!dan-tab1", DEAD)
-    services.connection_opened(table.pk, people[3], "specific.alive!dan-tab2", "alive:1:aaaa")
+    presence.connection_opened(table.pk, people[3], "specific.old!dan-tab1", DEAD)
+    presence.connection_opened(table.pk, people[3], "specific.alive!dan-tab2", "alive:1:aaaa")
     server_died(DEAD, seconds_ago=61)
 
-    assert services.sweep_dead_connections() == 1
+    assert presence.sweep_dead_connections() == 1
     assert seat_row(table.pk, 1).connected
     dan = seat_row(table.pk, 3)
     assert dan.connected and not dan.standing_in, "dan's other tab, on a living server, is still open"
@@ -99,20 +101,20 @@ def test_connections_recorded_before_servers_registered_are_swept(people, settin
     """Rows from before the LiveServer migration (server "") belong to no living server."""
     settings.LIVE_RECONNECT_GRACE_SECONDS = 0
     table = seat_people(people)
-    services.connection_opened(table.pk, people[1], "specific.legacy!bob", "")
-    assert services.sweep_dead_connections() == 1
+    presence.connection_opened(table.pk, people[1], "specific.legacy!bob", "")
+    assert presence.sweep_dead_connections() == 1
     assert seat_row(table.pk, 1).standing_in
 
 
 def test_a_socket_reported_closed_twice_keeps_its_grace_period(people, settings):
     settings.LIVE_RECONNECT_GRACE_SECONDS = 60
     table = seat_people(people)
-    services.register_live_server("alive:1:aaaa")
-    services.connection_opened(table.pk, people[1], "specific.x!bob", "alive:1:aaaa")
-    assert services.connection_closed(table.pk, people[1], "specific.x!bob")
+    presence.register_live_server("alive:1:aaaa")
+    presence.connection_opened(table.pk, people[1], "specific.x!bob", "alive:1:aaaa")
+    assert presence.connection_closed(table.pk, people[1], "specific.x!bob")
     first = seat_row(table.pk, 1).left_at
     # a sweep (or a second server) reports the same socket again: nothing changes
-    assert services.connection_closed(table.pk, people[1], "specific.x!bob", closed_at=timezone.now())
+    assert presence.connection_closed(table.pk, people[1], "specific.x!bob", closed_at=timezone.now())
     assert seat_row(table.pk, 1).left_at == first
 
 
@@ -121,12 +123,12 @@ def test_an_absence_recorded_with_the_broker_down_still_gets_its_stand_in(people
     cannot be sent; the heartbeat's safety net stands in once the grace period is over."""
     from kombu.exceptions import OperationalError
 
-    from games.tasks import stand_in_task
+    from live.tasks import stand_in_task
 
     settings.LIVE_RECONNECT_GRACE_SECONDS = 60
     table = seat_people(people)
-    services.register_live_server("alive:1:aaaa")
-    services.connection_opened(table.pk, people[1], "specific.x!bob", "alive:1:aaaa")
+    presence.register_live_server("alive:1:aaaa")
+    presence.connection_opened(table.pk, people[1], "specific.x!bob", "alive:1:aaaa")
     settings.TASK_RUNNER = "celery"
 
     def broker_down(*args, **kwargs):
@@ -134,23 +136,23 @@ def test_an_absence_recorded_with_the_broker_down_still_gets_its_stand_in(people
 
     monkeypatch.setattr(stand_in_task, "apply_async", broker_down)
     with caplog.at_level(logging.WARNING, logger="games.services"):
-        assert services.connection_closed(table.pk, people[1], "specific.x!bob")
+        assert presence.connection_closed(table.pk, people[1], "specific.x!bob")
     seat = seat_row(table.pk, 1)
     assert not seat.connected and seat.left_at is not None and not TableConnection.objects.filter(table_id=seat.table_id, user_id=seat.user_id).exists()
     assert any("stand_in_not_scheduled" in r.getMessage() and f"table={table.pk}" in r.getMessage() for r in caplog.records)
 
     settings.TASK_RUNNER = "eager"
-    assert services.stand_in_overdue_seats() == 0, "within the grace period"
+    assert presence.stand_in_overdue_seats() == 0, "within the grace period"
     Seat.objects.filter(pk=seat.pk).update(left_at=timezone.now() - dt.timedelta(seconds=61))
-    assert services.stand_in_overdue_seats() == 1
+    assert presence.stand_in_overdue_seats() == 1
     assert seat_row(table.pk, 1).standing_in
 
 
 def test_a_server_heartbeat_says_whether_it_had_been_taken_for_dead():
-    services.register_live_server("s:1:a")
-    assert services.live_server_heartbeat("s:1:a")
+    presence.register_live_server("s:1:a")
+    assert presence.live_server_heartbeat("s:1:a")
     LiveServer.objects.filter(name="s:1:a").delete()  # swept while it was stalled
-    assert not services.live_server_heartbeat("s:1:a")
+    assert not presence.live_server_heartbeat("s:1:a")
     assert LiveServer.objects.filter(name="s:1:a").exists(), "registered again"
 
 
@@ -160,12 +162,12 @@ async def test_a_living_server_sweeps_a_dead_one_on_its_heartbeat(people, settin
     ann = await Player.create(people[0], table.pk)
     assert await ann.connect()
     await ann.receive()
-    assert await sync_to_async(LiveServer.objects.filter(name=live_server.SERVER_NAME).exists)()
+    assert await sync_to_async(LiveServer.objects.filter(name=server.SERVER_NAME).exists)()
     await sync_to_async(server_died)(DEAD, 5)
-    await sync_to_async(services.connection_opened)(table.pk, people[1], "specific.old!bob", DEAD)
+    await sync_to_async(presence.connection_opened)(table.pk, people[1], "specific.old!bob", DEAD)
     await sync_to_async(server_died)(DEAD, 61)
 
-    await live_server.beat()
+    await server.beat()
     assert (await sync_to_async(seat_row)(table.pk, 1)).standing_in
     assert (await sync_to_async(seat_row)(table.pk, 0)).connected, "ann's socket, on this living server, is kept"
     update = await ann.receive_until(lambda f: f["type"] == "update" and f["events"][0]["type"] == "stand_in")
@@ -180,11 +182,11 @@ async def test_a_server_taken_for_dead_while_alive_closes_its_sockets_and_they_c
     assert await bob.connect()
     await bob.receive()
     # another server swept this one while it was stalled: bob's seat was marked disconnected
-    await sync_to_async(LiveServer.objects.filter(name=live_server.SERVER_NAME).delete)()
-    await sync_to_async(services.sweep_dead_connections)()
+    await sync_to_async(LiveServer.objects.filter(name=server.SERVER_NAME).delete)()
+    await sync_to_async(presence.sweep_dead_connections)()
     assert not (await sync_to_async(seat_row)(table.pk, 1)).connected
 
-    await live_server.beat()
+    await server.beat()
     error = await bob.receive()
     assert error["type"] == "error" and error["code"] == "unavailable"
     assert await bob.comm.receive_output(2) == {"type": "websocket.close", "code": CLOSE_TRY_AGAIN}
@@ -322,7 +324,7 @@ async def test_frames_refused_by_the_socket_are_logged_without_their_cards(peopl
     assert await player.connect()
     await player.receive()
     hand = (await sync_to_async(lambda: services.load_game(table_row(table.pk)).hands[0])())
-    with caplog.at_level(logging.INFO, logger="games.consumers"):
+    with caplog.at_level(logging.INFO, logger="live.consumers"):
         await player.send({"action": "play", "card": str(hand[0])})  # no version
         assert (await player.receive())["code"] == "malformed"
         await player.send({"action": "play", "card": str(hand[1]), "version": table.version, "seat": 3})
@@ -339,7 +341,7 @@ async def test_frames_refused_by_the_socket_are_logged_without_their_cards(peopl
 def test_the_worker_sends_pending_turns_again_whenever_it_connects(people, monkeypatch):
     """A worker that lost the broker dropped the turns it held for later; when it connects
     (at start or again) it re-plans: computer turns, overdue timers, stand-ins, dead sockets."""
-    from games.tasks import ReplanWhenConnected, replan_task
+    from live.tasks import ReplanWhenConnected, replan_task
     from hearts_site.celery import app
 
     assert ReplanWhenConnected in app.steps["consumer"]

@@ -4,7 +4,8 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.urls import reverse
 
-from games.models import QueueEntry, Seat, Table
+from games.models import Seat, Table
+from live.models import QueueEntry
 from tests.live.conftest import Player, seat_people
 
 

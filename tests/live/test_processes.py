@@ -10,9 +10,10 @@ from asgiref.sync import sync_to_async
 from websockets.exceptions import ConnectionClosed
 
 from games import services
-from games.consumers import CLOSE_TRY_AGAIN
 from games.engine import Rules
-from games.models import Action, LiveServer, Seat, TableConnection, Table
+from games.models import Action, Seat, Table
+from live.consumers import CLOSE_TRY_AGAIN
+from live.models import LiveServer, TableConnection
 from tests.live.conftest import open_sockets, seat_people, wait_for
 from tests.live.processes import Socket
 
@@ -231,7 +232,7 @@ async def test_redis_briefly_unavailable_moves_fail_cleanly_then_succeed(live_pr
 def test_redis_restarted_computers_play_on_once_the_worker_is_back(live_processes, people, monkeypatch):
     """A worker that loses the broker drops the turns it held for later (sent with a
     countdown), and a Redis restarted without persistence has lost them too. The worker sends
-    every pending turn again whenever it connects (games.tasks.ReplanWhenConnected) — after a
+    every pending turn again whenever it connects (live.tasks.ReplanWhenConnected) — after a
     reconnection, or after a restart: with celery/kombu 5.7.0 a worker holding such turns
     exits when Redis goes away ("Unrecoverable error: AttributeError ... 'hostname'"), so
     production runs it under a supervisor that restarts it, as this test does."""

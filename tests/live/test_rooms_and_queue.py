@@ -6,9 +6,11 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import matchmaking, services
+from games import services
 from games.engine import Rules
-from games.models import QueueEntry, Seat, Table
+from games.models import Seat, Table
+from live import matchmaking, presence, rooms
+from live.models import QueueEntry
 from tests.live.test_gating import ROOM_POST
 
 pytestmark = pytest.mark.django_db
@@ -58,7 +60,7 @@ def test_host_creates_a_room_friends_take_seats_computers_fill_the_rest_and_it_s
 
 def test_a_room_link_for_a_full_or_started_game(client, subscribed):
     table = services.create_table(subscribed[0], services.Rules(players=3), kind="friends", seat_bots=[None] * 3)
-    services.fill_empty_seats(table.pk, subscribed[0])
+    rooms.fill_empty_seats(table.pk, subscribed[0])
     services.start_table(table.pk)
     page = login(client, subscribed[3]).get(reverse("live:room", args=[table.code]))
     assert b"You are watching" in page.content, "someone allowed live play may watch it"
@@ -71,20 +73,20 @@ def test_a_friend_leaves_before_the_start_but_the_host_stays(client, subscribed)
     ann, bob = subscribed[:2]
     table = services.create_table(ann, services.Rules(), kind="friends", seat_bots=[None] * 4)
     version = Table.objects.get(pk=table.pk).version
-    services.take_seat(table.pk, bob)
-    assert services.take_seat(table.pk, bob).number == 1, "taking a seat twice keeps the same one"
+    rooms.take_seat(table.pk, bob)
+    assert rooms.take_seat(table.pk, bob).number == 1, "taking a seat twice keeps the same one"
     assert Table.objects.get(pk=table.pk).version == version + 1
     login(client, bob).post(reverse("live:leave_seat", args=[table.code]))
     assert not Seat.objects.filter(table=table, user=bob).exists()
     with pytest.raises(services.ActionRejected):
-        services.leave_seat(table.pk, ann)
+        rooms.leave_seat(table.pk, ann)
 
 
 def test_a_person_may_take_a_computers_seat_before_the_start(subscribed):
     ann, bob = subscribed[:2]
     table = services.create_table(ann, services.Rules(players=3), kind="friends", seat_bots=[None] * 3)
-    services.fill_empty_seats(table.pk, ann)
-    assert services.take_seat(table.pk, bob).number == 1
+    rooms.fill_empty_seats(table.pk, ann)
+    assert rooms.take_seat(table.pk, bob).number == 1
     assert Seat.objects.get(table=table, number=1).bot_level == ""
 
 
@@ -189,7 +191,7 @@ def test_a_player_who_stopped_polling_is_dropped_from_the_queue(people):
 
 
 def test_match_task_runs_matching(people):
-    from games.tasks import match_players_task
+    from live.tasks import match_players_task
 
     for user in people:
         entry(user, 1500)
@@ -223,7 +225,7 @@ def test_the_room_shows_its_rules_before_you_sit_and_the_lobby_lists_rooms_with_
     assert "4 players · game to 75 · 3 seats free" in listed and "reaches 75 points" in listed
     assert reverse("live:room", args=[private.code]) not in lobby and "Cat</strong>" not in lobby
     # A full room (friends and computers) is not listed; nor is one that has started.
-    services.fill_empty_seats(room.pk, ann)
+    rooms.fill_empty_seats(room.pk, ann)
     assert reverse("live:room", args=[room.code]) not in client.get(reverse("live:lobby")).content.decode()
 
 
@@ -231,7 +233,7 @@ def test_the_host_closes_a_waiting_room_and_the_others_are_told(client, subscrib
     ann, bob, *_ = subscribed
     login(client, ann).post(reverse("live:create_room"), ROOM_POST)
     room = Table.objects.get(kind="friends")
-    services.take_seat(room.pk, bob)
+    rooms.take_seat(room.pk, bob)
     assert login(client, bob).post(reverse("live:close_room", args=[room.code])).status_code == 302
     room.refresh_from_db()
     assert room.status == Table.Status.WAITING, "only the host closes the room"
@@ -244,8 +246,8 @@ def test_the_host_closes_a_waiting_room_and_the_others_are_told(client, subscrib
     # A room whose game has started cannot be closed: the game is left to its players.
     login(client, ann).post(reverse("live:create_room"), ROOM_POST)
     started = Table.objects.filter(kind="friends", status="waiting").get()
-    services.fill_empty_seats(started.pk, ann)
-    services.start_live_table(started.pk, ann)
+    rooms.fill_empty_seats(started.pk, ann)
+    rooms.start_live_table(started.pk, ann)
     client.post(reverse("live:close_room", args=[started.code]))
     started.refresh_from_db()
     assert started.status == Table.Status.PLAYING
@@ -263,13 +265,13 @@ def test_a_matched_games_first_clock_waits_for_everyone_to_open_the_table(people
     assert 45 < left <= 50, "the turn and the time to arrive"
     version = table.version
     for number, person in enumerate(people[:3]):
-        services.connection_opened(table.pk, person, f"specific.x!{number}", "alive:1:aaaa")
+        presence.connection_opened(table.pk, person, f"specific.x!{number}", "alive:1:aaaa")
     table.refresh_from_db()
     assert table.version == version, "nothing changes while someone is still on the way"
-    services.connection_opened(table.pk, people[3], "specific.x!3", "alive:1:aaaa")
+    presence.connection_opened(table.pk, people[3], "specific.x!3", "alive:1:aaaa")
     table.refresh_from_db()
     left = (table.turn_deadline - timezone.now()).total_seconds()
     assert table.version == version + 1 and 25 < left <= 30, "the whole turn, from when the last one arrived"
     # Once everyone is here, coming and going does not touch the clock again.
-    services.connection_opened(table.pk, people[0], "specific.x!9", "alive:1:aaaa")
+    presence.connection_opened(table.pk, people[0], "specific.x!9", "alive:1:aaaa")
     assert Table.objects.get(pk=table.pk).version == version + 1

@@ -9,7 +9,9 @@ from asgiref.sync import sync_to_async
 
 from games import services
 from games.engine import Rules
-from games.models import Seat, Table, TableConnection
+from games.models import Seat, Table
+from live import presence, rooms
+from live.models import TableConnection
 from tests.live.conftest import Player, wait_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -36,14 +38,14 @@ def cards_shown(frame) -> set[str]:
 async def test_a_socket_follows_its_person_to_their_new_seat_and_never_shows_the_old_one(people, fmt):
     ann, bob, cat, dan = people
     table = await sync_to_async(room_with)(ann)
-    await sync_to_async(services.take_seat)(table.pk, bob, 1)
+    await sync_to_async(rooms.take_seat)(table.pk, bob, 1)
     socket = await Player.create(bob, table.pk, fmt=fmt)
     assert await socket.connect()
     await socket.receive()
-    await sync_to_async(services.leave_seat)(table.pk, bob)
-    await sync_to_async(services.take_seat)(table.pk, bob, 2)
-    await sync_to_async(services.take_seat)(table.pk, cat, 1)
-    await sync_to_async(services.take_seat)(table.pk, dan, 3)
+    await sync_to_async(rooms.leave_seat)(table.pk, bob)
+    await sync_to_async(rooms.take_seat)(table.pk, bob, 2)
+    await sync_to_async(rooms.take_seat)(table.pk, cat, 1)
+    await sync_to_async(rooms.take_seat)(table.pk, dan, 3)
     await sync_to_async(services.start_table)(table.pk)
     frames = await socket.drain(0.5)
     dealt = await sync_to_async(hands)(table.pk)
@@ -63,18 +65,18 @@ async def test_a_new_occupant_of_a_seat_left_with_a_socket_open_is_stood_in_when
     settings.LIVE_RECONNECT_GRACE_SECONDS = 0
     ann, bob, cat, dan = people
     table = await sync_to_async(room_with)(ann)
-    await sync_to_async(services.take_seat)(table.pk, bob, 1)
+    await sync_to_async(rooms.take_seat)(table.pk, bob, 1)
     bob_socket = await Player.create(bob, table.pk)
     assert await bob_socket.connect()
     await bob_socket.receive()
-    await sync_to_async(services.leave_seat)(table.pk, bob)
-    await sync_to_async(services.take_seat)(table.pk, cat, 1)
+    await sync_to_async(rooms.leave_seat)(table.pk, bob)
+    await sync_to_async(rooms.take_seat)(table.pk, cat, 1)
     cat_socket = await Player.create(cat, table.pk)
     assert await cat_socket.connect()
     await cat_socket.receive()
-    await sync_to_async(services.take_seat)(table.pk, dan, 2)
-    await sync_to_async(services.fill_empty_seats)(table.pk, ann)
-    await sync_to_async(services.start_live_table)(table.pk, ann)
+    await sync_to_async(rooms.take_seat)(table.pk, dan, 2)
+    await sync_to_async(rooms.fill_empty_seats)(table.pk, ann)
+    await sync_to_async(rooms.start_live_table)(table.pk, ann)
     await cat_socket.close()  # cat drops: bob's socket, still open on the room, is not hers
     assert await wait_for(lambda: Seat.objects.get(table=table, number=1).standing_in, timeout=10)
     await bob_socket.close()
@@ -88,10 +90,10 @@ async def test_a_watcher_of_the_waiting_room_goes_on_watching_the_game_with_publ
     assert await watcher.connect()
     first = await watcher.receive()
     assert first["type"] == "state" and first["state"]["seat"] is None
-    await sync_to_async(services.take_seat)(table.pk, bob, 1)
-    await sync_to_async(services.take_seat)(table.pk, cat, 2)
-    await sync_to_async(services.fill_empty_seats)(table.pk, ann)
-    await sync_to_async(services.start_table)(table.pk)
+    await sync_to_async(rooms.take_seat)(table.pk, bob, 1)
+    await sync_to_async(rooms.take_seat)(table.pk, cat, 2)
+    await sync_to_async(rooms.fill_empty_seats)(table.pk, ann)
+    await sync_to_async(rooms.start_live_table)(table.pk, ann)
     started = await watcher.receive_until(lambda f: f.get("state", {}).get("status") == "playing")
     state = started["state"]
     assert state["seat"] is None and state["watchers"] == 1
@@ -109,7 +111,7 @@ async def test_one_person_may_hold_only_a_few_sockets_at_one_table(people):
     ann = people[0]
     table = await sync_to_async(room_with)(ann)
     sockets = []
-    for _ in range(services.MAX_SOCKETS_PER_PERSON):
+    for _ in range(presence.MAX_SOCKETS_PER_PERSON):
         socket = await Player.create(ann, table.pk)
         assert await socket.connect()
         assert (await socket.receive())["type"] == "state"
@@ -121,6 +123,6 @@ async def test_one_person_may_hold_only_a_few_sockets_at_one_table(people):
     assert "close one" in refused["message"]
     assert (await extra.comm.receive_output(2))["code"] == 4403
     count = await sync_to_async(TableConnection.objects.filter(table=table, user=ann).count)()
-    assert count == services.MAX_SOCKETS_PER_PERSON
+    assert count == presence.MAX_SOCKETS_PER_PERSON
     for socket in sockets:
         await socket.close()

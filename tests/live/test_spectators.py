@@ -10,6 +10,7 @@ from django.urls import reverse
 from games import services
 from games.engine import Rules
 from games.models import Table
+from live import rooms
 from tests.live.conftest import Player, play_people_until_over
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -54,7 +55,7 @@ async def test_spectators_are_sent_only_public_information_over_a_whole_game(peo
     def start():
         table = services.create_table(people[0], Rules(target=40), kind=Table.Kind.FRIENDS, seat_bots=[None] * 4, seed=8)
         for number, person in enumerate(people[1:], start=1):
-            services.take_seat(table.pk, person, number)
+            rooms.take_seat(table.pk, person, number)
         return services.start_table(table.pk)
 
     table = await sync_to_async(start)()
@@ -98,7 +99,7 @@ async def test_the_lobby_lists_games_being_played_and_a_watcher_sees_the_table(p
         eve = django_user_model.objects.create_user("eve", display_name="Eve")
         subscribe(eve)
         table = services.create_table(people[0], Rules(), kind=Table.Kind.FRIENDS, seat_bots=[None, None, "easy", "easy"])
-        services.take_seat(table.pk, people[1], 1)
+        rooms.take_seat(table.pk, people[1], 1)
         services.start_table(table.pk)
         client = Client()
         client.force_login(eve)

@@ -8,10 +8,10 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from games import services
-from games.consumers import CLOSE_FORBIDDEN, changed_parts
 from games.engine import Rules
 from games.models import Table
 from games.snapshots import initial_game
+from live.consumers import CLOSE_FORBIDDEN, changed_parts
 from tests.live.conftest import Player, seat_people
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]

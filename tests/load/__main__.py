@@ -97,6 +97,7 @@ def setup_tables(count: int, seed: int):
 
 def _make_tables(count, seed, users, sessions, tables):
     from games import services
+    from live import rooms
     from games.engine import Rules
 
     for index in range(count):
@@ -105,7 +106,7 @@ def _make_tables(count, seed, users, sessions, tables):
             seated[0], Rules(passing="none"), kind="friends", seat_bots=[None] * 4, seed=seed * 100000 + index
         )
         for number, user in enumerate(seated[1:], start=1):
-            services.take_seat(table.pk, user, number)
+            rooms.take_seat(table.pk, user, number)
         services.start_table(table.pk)
         tables.append((table.pk, [sessions[user.pk] for user in seated]))
 

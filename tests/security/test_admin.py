@@ -51,7 +51,7 @@ def world(ann, bob, staff):
 
 def _optional_rows(ann, bob, room):
     """Rows of the ratings and live-play models."""
-    from games.models import ChatMessage, LiveServer, QueueEntry, TableConnection
+    from live.models import ChatMessage, LiveServer, QueueEntry, TableConnection
     from ratings.services import SeatResult, apply_game_result
 
     results = [SeatResult(user_id=user.pk, final_score=score, won=won, dropped=False, moons=0, deals=3)
@@ -134,7 +134,7 @@ def test_table_page_shows_rules_players_state_action_log_and_replay(admin_client
     actions = Action.objects.filter(table=table)
     assert actions.count() > 50
     assert html.count('<td class="field-actor">') == actions.count()  # the whole action log
-    assert f'href="{reverse("games:replay", args=[table.pk])}"' in html
+    assert f'href="{reverse("solo:replay", args=[table.pk])}"' in html
 
 
 def test_list_columns_show_players_and_rules(admin_client, world):

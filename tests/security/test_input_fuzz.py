@@ -13,9 +13,11 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from accounts.models import Subscription
-from games import consumers, protocol, services
+from games import protocol, services
 from games.engine import Rules
-from games.models import Action, QueueEntry, Seat, Table
+from games.models import Action, Seat, Table
+from live import consumers, rooms
+from live.models import QueueEntry
 from tests.security.invariants import check_table
 from tests.security.urlwalk import walk
 
@@ -36,12 +38,12 @@ form_data = st.dictionaries(st.sampled_from(FIELD_NAMES), st.one_of(text_value, 
 
 # Routes whose effect does not depend on their input, or that may make something new from a
 # well-formed one: fuzzed for errors, but a change there is not a failure in itself.
-MAY_CHANGE = {"games:new", "games:play_now", "games:learn", "games:act", "live:create_room", "live:take_seat", "live:leave_seat",
+MAY_CHANGE = {"solo:new", "solo:play_now", "solo:learn", "solo:act", "live:create_room", "live:take_seat", "live:leave_seat",
               "live:fill_seats", "live:start", "live:queue_join", "live:queue_cancel", "accounts:profile",
               "accounts:signup", "accounts:login", "accounts:password_change", "accounts:password_reset",
               "accounts:logout", "accounts:checkout", "accounts:billing_portal", "accounts:stripe_webhook"}
 # These end the session or the games the other inputs need (tests/solo and tests/live cover them).
-SKIPPED = {"accounts:logout", "games:abandon", "games:delete", "live:close_room", "live:resign"}
+SKIPPED = {"accounts:logout", "solo:abandon", "solo:delete", "live:close_room", "live:resign"}
 # Payments are not configured in the tests: these say so with 503 whatever they are sent
 # (tests/accounts cover them configured).
 NOT_CONFIGURED = {"accounts:checkout", "accounts:billing_portal", "accounts:stripe_webhook"}
@@ -65,7 +67,7 @@ def world(ann, bob, django_user_model):
     solo = services.create_table(ann, Rules(), seat_bots=[None, "easy", "easy", "easy"], seed=7)
     services.start_table(solo.pk)
     live = services.create_table(ann, Rules(passing="none"), kind=Table.Kind.FRIENDS, seat_bots=[None, None, "easy", "easy"], seed=3)
-    services.take_seat(live.pk, bob, 1)
+    rooms.take_seat(live.pk, bob, 1)
     services.start_table(live.pk)
     room = services.create_table(ann, Rules(), kind=Table.Kind.FRIENDS, seat_bots=[None] * 4)
     samples = {"table_id": [str(solo.pk), str(live.pk)], "code": [room.code], "username": [ann.username],
@@ -97,7 +99,7 @@ def test_generated_http_inputs_get_no_server_error_and_refusals_change_nothing(w
         )
         if route.name not in MAY_CHANGE:
             assert fingerprint() == before, f"{method.upper()} {route.url} {data!r} changed stored state"
-        if route.name == "games:act" and Action.objects.count() != before[2]:
+        if route.name == "solo:act" and Action.objects.count() != before[2]:
             # A move was made: it was a well-formed one, made against the version it found.
             action, version = protocol.parse_move(_query_dict(data))
             table_id = int(route.url.strip("/").split("/")[1])
@@ -150,7 +152,7 @@ def test_generated_websocket_frames_never_kill_the_socket_and_refusals_change_no
     monkeypatch.setattr(consumers, "RATE_MAX_FRAMES", 10**6)  # the rate limit is tested on its own
     table = services.create_table(ann, Rules(passing="none"), kind=Table.Kind.FRIENDS,
                                   seat_bots=[None, None, "easy", "easy"], seed=3)
-    services.take_seat(table.pk, bob, 1)
+    rooms.take_seat(table.pk, bob, 1)
     services.start_table(table.pk)
     client = Client()
     client.force_login(ann)

@@ -20,7 +20,7 @@ PASSWORD = "Tr1cky-Queen-of-Spades"
 
 
 def play_now(client):
-    response = client.post(reverse("games:play_now"))
+    response = client.post(reverse("solo:play_now"))
     assert response.status_code == 302
     return Table.objects.get(pk=int(response["Location"].strip("/").split("/")[1]))
 
@@ -38,37 +38,37 @@ def play_a_card(client, table):
         return False
     move = {"action": "pass", "cards": [str(c) for c in game.legal(0)[:3]]} if game.phase == "pass" else \
         {"action": "play", "card": str(game.legal(0)[0])}
-    client.post(reverse("games:act", args=[table.pk]), dict(move, version=table.version))
+    client.post(reverse("solo:act", args=[table.pk]), dict(move, version=table.version))
     return True
 
 
 def test_the_home_page_deals_a_game_with_one_click_and_no_account():
     visitor = Client()
     home = visitor.get(reverse("home")).content.decode()
-    assert 'id="play-now"' in home and "no sign-up needed" in home and reverse("games:learn") in home
+    assert 'id="play-now"' in home and "no sign-up needed" in home and reverse("solo:learn") in home
     table = play_now(visitor)
     guest = guest_of(visitor)
     assert guest.is_guest and not guest.has_usable_password()
     seats = list(table.seats.order_by("number"))
     assert seats[0].user == guest and [seat.bot_level for seat in seats[1:]] == ["medium"] * 3
     assert table.status == Table.Status.PLAYING
-    page = visitor.get(reverse("games:table", args=[table.pk]))
+    page = visitor.get(reverse("solo:table", args=[table.pk]))
     assert page.status_code == 200 and "sign up to keep your games" in page.content.decode()
     assert play_a_card(visitor, table)
     assert Action.objects.filter(table=table, actor="person").exists()
     # resume later in the same browser
-    assert reverse("games:table", args=[table.pk]) in visitor.get(reverse("home")).content.decode()
-    assert visitor.get(reverse("games:my_games")).status_code == 200
+    assert reverse("solo:table", args=[table.pk]) in visitor.get(reverse("home")).content.decode()
+    assert visitor.get(reverse("solo:my_games")).status_code == 200
 
 
 def test_a_guest_can_choose_the_rules_learn_and_get_hints():
     visitor = Client()
-    assert visitor.get(reverse("games:new")).status_code == 200
-    learn = visitor.post(reverse("games:learn"))
+    assert visitor.get(reverse("solo:new")).status_code == 200
+    learn = visitor.post(reverse("solo:learn"))
     assert learn.status_code == 302
     lesson = Table.objects.get(kind=Table.Kind.LEARN)
     assert lesson.seats.get(number=0).user == guest_of(visitor)
-    assert visitor.post(reverse("games:hint", args=[lesson.pk])).status_code == 302
+    assert visitor.post(reverse("solo:hint", args=[lesson.pk])).status_code == 302
 
 
 def test_signing_up_as_a_guest_keeps_the_same_player_and_games():
@@ -99,7 +99,7 @@ def test_logging_in_as_a_guest_hands_the_guests_games_to_the_account(django_user
     assert not User.objects.filter(pk=guest.pk).exists()
     table.refresh_from_db()
     assert table.host_id == account.pk and table.seats.get(number=0).user_id == account.pk
-    assert reverse("games:table", args=[table.pk]) in visitor.get(reverse("games:my_games")).content.decode()
+    assert reverse("solo:table", args=[table.pk]) in visitor.get(reverse("solo:my_games")).content.decode()
 
 
 def test_live_play_tells_a_guest_it_needs_an_account(django_user_model):
@@ -135,5 +135,5 @@ def test_a_guest_who_keeps_playing_is_not_taken_for_idle():
     table = play_now(visitor)
     guest = guest_of(visitor)
     User.objects.filter(pk=guest.pk).update(last_login=timezone.now() - dt.timedelta(days=40))
-    visitor.get(reverse("games:table", args=[table.pk]))
+    visitor.get(reverse("solo:table", args=[table.pk]))
     assert account_services.delete_idle_guests(dt.timedelta(days=30)) == 0

@@ -16,16 +16,16 @@ def notes_in(html):
 
 @pytest.mark.django_db
 def test_learn_page_offers_a_lesson(ann):
-    response = ann.get(reverse("games:learn"))
+    response = ann.get(reverse("solo:learn"))
     assert response.status_code == 200
     assert "Start the lesson" in response.content.decode()
 
 
 @pytest.mark.django_db
 def test_a_guided_hand_shows_each_note_once_and_ends_after_the_hand(ann, player):
-    response = ann.post(reverse("games:learn"))
+    response = ann.post(reverse("solo:learn"))
     table = Table.objects.get(kind=Table.Kind.LEARN)
-    assert response["Location"] == reverse("games:table", args=[table.pk])
+    assert response["Location"] == reverse("solo:table", args=[table.pk])
     assert table.seed == learn.LESSON_SEED and table.rules["target"] == 1
     assert [s.bot_level for s in table.seats.order_by("number")][1:] == ["easy"] * 3
 
@@ -35,7 +35,7 @@ def test_a_guided_hand_shows_each_note_once_and_ends_after_the_hand(ann, player)
     assert seen[0] == ["passing"], "the first thing explained is passing"
     assert "Passing 3 cards" in page
 
-    act = reverse("games:act", args=[table.pk])
+    act = reverse("solo:act", args=[table.pk])
     for _ in range(60):
         table.refresh_from_db()
         if table.status != Table.Status.PLAYING:
@@ -51,7 +51,7 @@ def test_a_guided_hand_shows_each_note_once_and_ends_after_the_hand(ann, player)
         seen.append(notes_in(html))
     table.refresh_from_db()
     assert table.status == Table.Status.FINISHED, "the lesson is one hand"
-    final = ann.get(reverse("games:table", args=[table.pk])).content.decode()
+    final = ann.get(reverse("solo:table", args=[table.pk])).content.decode()
     assert "Hand complete" in final and "Play a real game" in final
 
     # each note is shown during one stretch of the hand only (once per table)
@@ -66,10 +66,10 @@ def test_a_guided_hand_shows_each_note_once_and_ends_after_the_hand(ann, player)
 
 @pytest.mark.django_db
 def test_continue_the_lesson(ann, player):
-    ann.post(reverse("games:learn"))
+    ann.post(reverse("solo:learn"))
     table = Table.objects.get(kind=Table.Kind.LEARN)
-    html = ann.get(reverse("games:learn")).content.decode()
-    assert "Continue your lesson" in html and reverse("games:table", args=[table.pk]) in html
+    html = ann.get(reverse("solo:learn")).content.decode()
+    assert "Continue your lesson" in html and reverse("solo:table", args=[table.pk]) in html
 
 
 def test_lesson_deal_is_friendly():

@@ -14,7 +14,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 def url(name, table):
-    return reverse(f"games:{name}", args=[table.pk])
+    return reverse(f"solo:{name}", args=[table.pk])
 
 
 def game_of(table):
@@ -40,7 +40,7 @@ def my_move(game, seat=0):
 
 @pytest.mark.django_db
 def test_my_games_needs_a_player(client):
-    response = client.get(reverse("games:my_games"))
+    response = client.get(reverse("solo:my_games"))
     assert response.status_code == 302
     assert reverse("accounts:login") in response["Location"]
 
@@ -48,7 +48,7 @@ def test_my_games_needs_a_player(client):
 @pytest.mark.django_db
 @pytest.mark.parametrize("name", ["new", "learn"])
 def test_new_game_and_learn_are_open_to_visitors_without_an_account(client, name):
-    response = client.get(reverse(f"games:{name}"))
+    response = client.get(reverse(f"solo:{name}"))
     assert response.status_code == 200
     assert "_auth_user_id" not in client.session, "looking makes no guest; playing does"
 
@@ -80,7 +80,7 @@ def test_a_player_not_seated_cannot_act_or_ask_for_hints(client, solo, stranger)
 
 @pytest.mark.django_db
 def test_missing_table_is_404(ann):
-    assert ann.get(reverse("games:table", args=[99999])).status_code == 404
+    assert ann.get(reverse("solo:table", args=[99999])).status_code == 404
 
 
 # --------------------------------------------------------------------------- new game
@@ -88,7 +88,7 @@ def test_missing_table_is_404(ann):
 
 @pytest.mark.django_db
 def test_new_game_form_shows_defaults_explained(ann):
-    response = ann.get(reverse("games:new"))
+    response = ann.get(reverse("solo:new"))
     html = response.content.decode()
     assert response.status_code == 200
     for name in ("passing", "odd_cards", "first_trick_points", "hearts_lead", "lead", "moon",
@@ -113,7 +113,7 @@ def valid_form(**overrides):
 
 @pytest.mark.django_db
 def test_new_game_creates_a_started_solo_table(ann, player):
-    response = ann.post(reverse("games:new"), valid_form(moon="choose", jack_of_diamonds="yes"))
+    response = ann.post(reverse("solo:new"), valid_form(moon="choose", jack_of_diamonds="yes"))
     table = Table.objects.get()
     assert response.status_code == 302 and response["Location"] == url("table", table)
     assert table.kind == Table.Kind.SOLO and table.status == Table.Status.PLAYING
@@ -126,7 +126,7 @@ def test_new_game_creates_a_started_solo_table(ann, player):
 
 @pytest.mark.django_db
 def test_new_game_custom_target_and_six_players(ann):
-    ann.post(reverse("games:new"), valid_form(players="6", target="custom", target_custom="42",
+    ann.post(reverse("solo:new"), valid_form(players="6", target="custom", target_custom="42",
                                               bot_4="easy", bot_5="easy", odd_cards="kitty"))
     table = Table.objects.get()
     assert table.rules["players"] == 6 and table.rules["target"] == 42 and table.rules["odd_cards"] == "kitty"
@@ -143,7 +143,7 @@ def test_new_game_custom_target_and_six_players(ann):
     ({"bot_1": "genius"}, "Choose Easy, Medium or Hard."),
 ])
 def test_new_game_form_errors_are_clear(ann, overrides, message):
-    response = ann.post(reverse("games:new"), valid_form(**overrides))
+    response = ann.post(reverse("solo:new"), valid_form(**overrides))
     assert response.status_code == 200
     assert message in response.content.decode()
     assert not Table.objects.exists()
@@ -454,7 +454,7 @@ def test_my_games_lists_unfinished_and_finished(ann, player, stranger):
     done = make_table(player, target=15, seed=2)
     play_whole_game(ann, done)
     other = make_table(stranger, seed=3)
-    html = ann.get(reverse("games:my_games")).content.decode()
+    html = ann.get(reverse("solo:my_games")).content.decode()
     assert f'data-table="{running.pk}"' in html and f'data-table="{done.pk}"' in html
     assert f'data-table="{other.pk}"' not in html
     assert url("table", running) in html and url("replay", done) in html
@@ -557,14 +557,14 @@ def test_a_pass_made_while_others_passed_is_still_applied(ann, solo):
 @pytest.mark.django_db
 def test_home_offers_solo_learn_and_resume(ann, solo):
     html = ann.get(reverse("home")).content.decode()
-    assert reverse("games:new") in html and reverse("games:learn") in html and reverse("games:my_games") in html
+    assert reverse("solo:new") in html and reverse("solo:learn") in html and reverse("solo:my_games") in html
     assert url("table", solo) in html
 
 
 @pytest.mark.django_db
 def test_navigation_links_to_solo_pages(ann):
-    html = ann.get(reverse("games:my_games")).content.decode()
-    for name in ("games:new", "games:learn", "games:my_games"):
+    html = ann.get(reverse("solo:my_games")).content.decode()
+    for name in ("solo:new", "solo:learn", "solo:my_games"):
         assert f'href="{reverse(name)}"' in html
 
 
@@ -604,13 +604,13 @@ def test_a_table_not_started_yet_renders_a_waiting_fragment(ann, player):
     table = services.create_table(player, Rules(), seat_bots=[None, "easy", "easy", "easy"], seed=1)
     html = ann.get(url("table", table)).content.decode()
     assert "Waiting for the game to start." in html
-    assert ann.get(reverse("games:my_games")).status_code == 200
+    assert ann.get(reverse("solo:my_games")).status_code == 200
 
 
 def test_resume_of_a_live_game_opens_the_live_table_from_my_games_and_the_home_page(ann, player, stranger):
     live = make_table(player, kind=Table.Kind.FRIENDS, bots=("easy", "easy", "easy"))
     room = reverse("live:room", args=[live.code])
-    for page in (reverse("games:my_games"), reverse("home")):
+    for page in (reverse("solo:my_games"), reverse("home")):
         assert f'href="{room}"' in ann.get(page).content.decode(), page
     response = ann.get(url("table", live))
     assert response.status_code == 302 and response["Location"] == room
@@ -625,7 +625,7 @@ def test_polling_since_something_that_is_not_a_version_is_a_clear_400(ann, solo,
 
 
 def test_the_kitty_rule_is_told_whole_on_the_new_game_form_and_at_the_table(ann, player):
-    form = ann.get(reverse("games:new")).content.decode()
+    form = ann.get(reverse("solo:new")).content.decode()
     assert "lie face down until whoever takes the first trick takes them too" in form
     assert "turned face up for everyone" in form
     table = make_table(player, bots=("easy", "easy"), odd_cards="kitty")
@@ -656,21 +656,21 @@ def test_black_maria_and_omnibus_moon_texts_take_their_numbers_from_the_engine(a
 
 
 def test_new_game_settings_are_remembered_and_play_now_uses_them(ann, player):
-    ann.post(reverse("games:new"), valid_form(players="3", target="50", passing="none", bot_1="hard", bot_2="easy"))
-    form = ann.get(reverse("games:new")).content.decode()
+    ann.post(reverse("solo:new"), valid_form(players="3", target="50", passing="none", bot_1="hard", bot_2="easy"))
+    form = ann.get(reverse("solo:new")).content.decode()
     assert re.search(r'<input type="radio" name="players" value="3"[^>]*checked', form)
     assert re.search(r'<option value="hard" selected>', form)
-    response = ann.post(reverse("games:play_now"))
+    response = ann.post(reverse("solo:play_now"))
     table = Table.objects.get(pk=int(response["Location"].strip("/").split("/")[1]))
     assert (table.players, table.rules["target"], table.rules["passing"]) == (3, 50, "none")
     assert [seat.bot_level for seat in table.seats.order_by("number")] == ["", "hard", "easy"]
 
 
 def test_one_control_sets_every_computers_level(ann, player):
-    response = ann.post(reverse("games:new"), valid_form(players="6", all_bots="hard", bot_1="easy", bot_3="medium"))
+    response = ann.post(reverse("solo:new"), valid_form(players="6", all_bots="hard", bot_1="easy", bot_3="medium"))
     table = Table.objects.get(pk=int(response["Location"].strip("/").split("/")[1]))
     assert [seat.bot_level for seat in table.seats.order_by("number")] == ["", *["hard"] * 5]
-    assert "Every computer" in ann.get(reverse("games:new")).content.decode()
+    assert "Every computer" in ann.get(reverse("solo:new")).content.decode()
 
 
 @pytest.mark.parametrize("asked", [True, False])
@@ -690,12 +690,12 @@ def test_an_only_legal_card_is_played_by_itself_when_the_player_asks(ann, player
 
 
 def test_the_new_game_form_offers_to_play_an_only_card_by_itself_and_remembers_it(ann, player):
-    response = ann.post(reverse("games:new"), valid_form(autoplay_forced="on"))
+    response = ann.post(reverse("solo:new"), valid_form(autoplay_forced="on"))
     table = Table.objects.get(pk=int(response["Location"].strip("/").split("/")[1]))
     assert table.autoplay_forced
-    assert re.search(r'<input type="checkbox" name="autoplay_forced"[^>]*checked', ann.get(reverse("games:new")).content.decode())
-    ann.post(reverse("games:new"), valid_form())
-    assert not re.search(r'name="autoplay_forced"[^>]*checked', ann.get(reverse("games:new")).content.decode())
+    assert re.search(r'<input type="checkbox" name="autoplay_forced"[^>]*checked', ann.get(reverse("solo:new")).content.decode())
+    ann.post(reverse("solo:new"), valid_form())
+    assert not re.search(r'name="autoplay_forced"[^>]*checked', ann.get(reverse("solo:new")).content.decode())
 
 
 def test_a_forced_card_left_waiting_by_a_restart_is_played_when_work_is_planned_again(player):

@@ -1,15 +1,16 @@
 """A live table's chat: short lines from the people at the table to everyone at it, kept with
 the table for the staff (``ChatMessage``), rate-limited, with a report for someone else's line.
-The text is checked by ``games.protocol.parse_chat``; sockets send the lines (``games.consumers``).
+The text is checked by ``games.protocol.parse_chat``; sockets send the lines (``live.consumers``).
 """
 from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
 
-from games.models import ChatMessage, Seat, Table
+from games.models import Seat, Table
 from games.realtime import notify_chat
 from games.services import ActionRejected
+from live.models import ChatMessage
 
 CHAT_BURST = 5
 CHAT_BURST_SECONDS = 15

@@ -9,9 +9,9 @@ computer standing in. Hence every process holding table sockets
   and records each socket with its name;
 * from a task on its event loop, every ``LIVE_SERVER_HEARTBEAT_SECONDS`` (:func:`beat`):
   writes its heartbeat, sweeps the sockets of processes silent for
-  ``LIVE_SERVER_TIMEOUT_SECONDS`` (:func:`games.services.sweep_dead_connections`, which closes
-  them through the one path for closed sockets, ``services.connection_closed``) and stands in
-  for people whose grace period is over (:func:`games.services.stand_in_overdue_seats`).
+  ``LIVE_SERVER_TIMEOUT_SECONDS`` (:func:`games.presence.sweep_dead_connections`, which closes
+  them through the one path for closed sockets, ``presence.connection_closed``) and stands in
+  for people whose grace period is over (:func:`games.presence.stand_in_overdue_seats`).
 
 A Celery worker sweeps too whenever it connects (``games.tasks``), so a crash is cleaned up even
 before anyone reconnects to a server.
@@ -31,9 +31,9 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import close_old_connections, connection
 
-from games import services
 from games.faults import describe
 from hearts_site.taskrunner import schedule
+from live import presence
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +81,7 @@ async def socket_opened(consumer) -> None:
         async with _start[1]:
             if not _beating_on(loop):
                 _sockets.clear()  # sockets of an earlier event loop (tests) are gone with it
-                await db(services.register_live_server)(SERVER_NAME)
+                await db(presence.register_live_server)(SERVER_NAME)
                 _beat_task = loop.create_task(_beat_forever(), name="live-server-heartbeat")
     _sockets.add(consumer)
 
@@ -96,7 +96,7 @@ RECOVERY_DELAY_SECONDS = 1.0
 
 def recover_after_start() -> None:
     """This server process has just started: plan again whatever waited on the one that
-    stopped — computer turns, turn timers, stand-ins (:func:`games.tasks.replan_task`) —
+    stopped — computer turns, turn timers, stand-ins (:func:`live.tasks.replan_task`) —
     without waiting for anyone to open a table.
 
     On the embedded default the tasks ran in the stopped process and died with it; this is
@@ -124,13 +124,13 @@ async def drop_every_socket() -> int:
 async def beat() -> None:
     """One heartbeat: I am alive; sweep the dead; stand in for those gone too long."""
     try:
-        if not await db(services.live_server_heartbeat)(SERVER_NAME):
+        if not await db(presence.live_server_heartbeat)(SERVER_NAME):
             # Swept while alive (stalled longer than the timeout): our sockets' seats were
             # marked disconnected. Reconnecting records them again.
             dropped = await drop_every_socket()
             log.warning("sockets_dropped server=%s count=%s reason=taken_for_dead", SERVER_NAME, dropped)
-        await db(services.sweep_dead_connections)()
-        await db(services.stand_in_overdue_seats)()
+        await db(presence.sweep_dead_connections)()
+        await db(presence.stand_in_overdue_seats)()
     except Exception as error:  # the database is down: try again at the next beat
         log.warning("live_server_heartbeat_failed server=%s error=%s", SERVER_NAME, describe(error))
 

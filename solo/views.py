@@ -18,7 +18,7 @@ from games.engine import Card, Rules
 from games.forms import NewGameForm
 from games.models import Seat, Table
 from games.protocol import table_socket_path, whole_number
-from games.stats import solo_statistics
+from solo.stats import solo_statistics
 
 
 def home(request):
@@ -59,7 +59,7 @@ def _live_url(table: Table) -> str | None:
 
 
 def _resume_url(table: Table) -> str:
-    return _live_url(table) or reverse("games:table", args=[table.pk])
+    return _live_url(table) or reverse("solo:table", args=[table.pk])
 
 
 # --------------------------------------------------------------------------- new game
@@ -97,7 +97,7 @@ def _start_solo(request, form: NewGameForm):
         autoplay_forced=form.cleaned_data["autoplay_forced"],
     )
     services.start_table(table.pk)
-    return redirect("games:table", table.pk)
+    return redirect("solo:table", table.pk)
 
 
 # --------------------------------------------------------------------------- the table
@@ -140,7 +140,7 @@ def act(request, table_id: int):
     if not request.htmx:
         if error:
             messages.error(request, error)
-        return redirect("games:table", table.pk)
+        return redirect("solo:table", table.pk)
     return _fragment(request, table, seat, error=error)
 
 
@@ -164,7 +164,7 @@ def hint(request, table_id: int):
             messages.error(request, error)
         elif advice is not None:
             messages.info(request, f"Hint: {advice.reason}")
-        return redirect("games:table", table.pk)
+        return redirect("solo:table", table.pk)
     return _fragment(request, table, seat, error=error, hint=advice)
 
 
@@ -206,7 +206,7 @@ def _game_row(table: Table, user) -> dict:
         "deal": summary.get("deal_number"),
         "i_won": mine in winners,
         "resume_url": _resume_url(table),
-        "replay_url": reverse("games:replay", args=[table.pk]) if table.status == Table.Status.FINISHED else None,
+        "replay_url": reverse("solo:replay", args=[table.pk]) if table.status == Table.Status.FINISHED else None,
     }
 
 
@@ -221,7 +221,7 @@ def abandon(request, table_id: int):
         messages.info(request, "The game is stopped; it counts as not won.")
     else:
         messages.info(request, "That game had already ended.")
-    return redirect("games:my_games")
+    return redirect("solo:my_games")
 
 
 @require_POST
@@ -231,10 +231,10 @@ def delete(request, table_id: int):
     table, _seat = _seated(request, table_id)
     if table.is_live or table.host_id != request.user.pk:
         messages.error(request, "Only your own solo games can be deleted.")
-        return redirect("games:my_games")
+        return redirect("solo:my_games")
     table.delete()
     messages.info(request, "The game is deleted.")
-    return redirect("games:my_games")
+    return redirect("solo:my_games")
 
 
 def computers(request):
@@ -384,7 +384,7 @@ def learn_view(request):
             seed=learn.LESSON_SEED,
         )
         services.start_table(table.pk)
-        return redirect("games:table", table.pk)
+        return redirect("solo:table", table.pk)
     lessons = Table.objects.none()
     if request.user.is_authenticated:
         lessons = Table.objects.filter(kind=Table.Kind.LEARN, seats__user=request.user).distinct().order_by("-updated_at")

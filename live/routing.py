@@ -1,8 +1,8 @@
-"""Websocket routes of the games app."""
+"""Websocket routes of live play: the table socket (solo and live tables alike)."""
 from django.urls import path
 
-from games.consumers import TableConsumer
 from games.protocol import TABLE_SOCKET_ROUTE
+from live.consumers import TableConsumer
 
 websocket_urlpatterns: list = [
     path(TABLE_SOCKET_ROUTE, TableConsumer.as_asgi(), name="live-table-socket"),

@@ -1,5 +1,5 @@
 """Live play pages: the lobby, friend rooms (create, take a seat, computers, start) and the
-matchmaking queue. The table itself is the websocket (:mod:`games.consumers`).
+matchmaking queue. The table itself is the websocket (:mod:`live.consumers`).
 
 Every entry point to a NEW live game or seat checks live access (the subscription); playing
 on at a table where you are already seated does not, so a lapse lets a game finish.
@@ -15,12 +15,14 @@ from django.views.decorators.http import require_POST
 
 from accounts.decorators import live_access_required
 from accounts.selectors import has_live_access, live_access_action, live_access_denied_reason
-from games import chat, matchmaking, presenters, services, snapshots
+from games import presenters, services, snapshots
 from games.engine import Rules
 from games.forms import NewGameForm
-from games.models import QueueEntry, Seat, Table
-from games.consumers import render_table_html
+from games.models import Seat, Table
 from games.protocol import CHAT_MAX_CHARACTERS, QUICK_PHRASES, table_socket_path, whole_number
+from live import chat, matchmaking, rooms
+from live.consumers import render_table_html
+from live.models import QueueEntry
 
 
 # --------------------------------------------------------------------------- forms
@@ -164,7 +166,7 @@ def take_seat(request, code):
     if number and (seat_number is None or seat_number >= table.players):
         return _rejected(request, table, f"There is no seat {number[:10]!r} here: seats are numbered from 0 to {table.players - 1} (the first is 0); send none for any free seat.")
     try:
-        services.take_seat(table.pk, request.user, seat_number)
+        rooms.take_seat(table.pk, request.user, seat_number)
     except services.ActionRejected as error:
         return _rejected(request, table, error)
     return redirect("live:room", code=table.code)
@@ -175,7 +177,7 @@ def take_seat(request, code):
 def leave_seat(request, code):
     table = _room(code)
     try:
-        services.leave_seat(table.pk, request.user)
+        rooms.leave_seat(table.pk, request.user)
     except services.ActionRejected as error:
         return _rejected(request, table, error)
     return redirect("live:lobby")
@@ -186,7 +188,7 @@ def leave_seat(request, code):
 def fill_seats(request, code):
     table = _room(code)
     try:
-        services.fill_empty_seats(table.pk, request.user, request.POST.get("level", Seat.BotLevel.MEDIUM))
+        rooms.fill_empty_seats(table.pk, request.user, request.POST.get("level", Seat.BotLevel.MEDIUM))
     except services.ActionRejected as error:
         return _rejected(request, table, error)
     return redirect("live:room", code=table.code)
@@ -197,7 +199,7 @@ def fill_seats(request, code):
 def start(request, code):
     table = _room(code)
     try:
-        services.start_live_table(table.pk, request.user)
+        rooms.start_live_table(table.pk, request.user)
     except services.ActionRejected as error:
         return _rejected(request, table, error)
     return redirect("live:room", code=table.code)
@@ -208,7 +210,7 @@ def start(request, code):
 def close_room(request, code):
     table = _room(code)
     try:
-        services.close_room(table.pk, request.user)
+        rooms.close_room(table.pk, request.user)
     except services.ActionRejected as error:
         return _rejected(request, table, error)
     messages.info(request, "You closed the room.")
@@ -220,7 +222,7 @@ def close_room(request, code):
 def resign(request, code):
     table = _room(code)
     try:
-        left = services.resign(table.pk, request.user)
+        left = rooms.resign(table.pk, request.user)
     except services.ActionRejected as error:
         return _rejected(request, table, error)
     if left:
@@ -237,7 +239,7 @@ def rematch(request, code):
     if answer not in ("yes", "no"):
         return _rejected(request, table, "Answer the rematch with yes or no.")
     try:
-        offer = services.answer_rematch(table.pk, request.user, answer == "yes")
+        offer = rooms.answer_rematch(table.pk, request.user, answer == "yes")
     except services.ActionRejected as error:
         return _rejected(request, table, error)
     if offer is not None and offer["state"] == "started":

@@ -19,8 +19,10 @@ from django.utils import timezone
 
 from games import services
 from games.engine import Rules
-from games.models import QueueEntry, Table
+from games.models import Table
 from hearts_site.taskrunner import schedule
+from live import presence, rooms
+from live.models import QueueEntry
 from ratings.selectors import rating_for
 
 log = logging.getLogger(__name__)
@@ -155,10 +157,10 @@ def _match_one(table_size: int) -> Table | None:
             seat_bots=[None] * table_size, rated=True, turn_timer_seconds=matched_turn_timer(),
         )
         for person in people[1:]:
-            services.take_seat(table.pk, person)
+            rooms.take_seat(table.pk, person)
         QueueEntry.objects.filter(pk__in=[entry.pk for entry in group]).update(table=table)
         services.start_table(table.pk)
-    services.start_grace_for_absent(table.pk)
+    presence.start_grace_for_absent(table.pk)
     log.info("matched table=%s size=%s ratings=%s", table.pk, table_size, [entry.rating for entry in group])
     return table
 

@@ -41,12 +41,13 @@ from django.template.loader import render_to_string
 from django.utils.html import format_html
 
 from accounts.selectors import has_live_access, live_access_denied_message
-from games import chat, live_server, protocol, services, snapshots
+from games import protocol, services, snapshots
 from games.faults import LAYER_FAULTS, describe
-from games.live_server import db
 from games.presenters import draw_table, hint_for, render_table
 from games.realtime import remember_server_loop, table_group
 from games.snapshots import Snapshot
+from live import chat, presence, server
+from live.server import db
 
 log = logging.getLogger(__name__)
 
@@ -252,15 +253,15 @@ class TableConsumer(AsyncWebsocketConsumer):
         except LAYER_FAULTS as error:
             log.warning(
                 "layer_unavailable server=%s table=%s user=%s at=connect error=%s",
-                live_server.SERVER_NAME, self.table_id, self.user.pk, describe(error),
+                server.SERVER_NAME, self.table_id, self.user.pk, describe(error),
             )
             return await self.refuse("unavailable", UNAVAILABLE, CLOSE_TRY_AGAIN)
         self.joined = True
-        await live_server.socket_opened(self)
+        await server.socket_opened(self)
         if record:
             try:
-                await db(services.connection_opened)(
-                    self.table_id, self.user, self.channel_name, live_server.SERVER_NAME
+                await db(presence.connection_opened)(
+                    self.table_id, self.user, self.channel_name, server.SERVER_NAME
                 )
             except services.ActionRejected as rejected:
                 return await self.refuse(rejected.code, str(rejected), CLOSE_FORBIDDEN)
@@ -276,7 +277,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         """channels' dispatch, without its ``aclose_old_connections()`` before every message:
         that is a hop to the one database thread per message and socket, where each change
         of a table reaches every seat. Every database call here goes through ``db()``
-        (:func:`games.live_server.db`), which closes old connections itself."""
+        (:func:`live.server.db`), which closes old connections itself."""
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
@@ -287,11 +288,11 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def release(self):
         """Leave the table group and close this socket's connection row
-        (:func:`games.services.connection_closed`), once."""
+        (:func:`games.presence.connection_closed`), once."""
         if not self.joined or self.released:
             return
         self.released = True
-        live_server.socket_closed(self)
+        server.socket_closed(self)
         try:
             await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
         except LAYER_FAULTS:
@@ -300,7 +301,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             log.warning("group_discard_failed table=%s error=%s", self.table_id, describe(error))
         if self.recorded:
             try:
-                await db(services.connection_closed)(self.table_id, self.user, self.channel_name)
+                await db(presence.connection_closed)(self.table_id, self.user, self.channel_name)
             except Exception as error:  # the database is down: the heartbeat sweep will close it
                 log.warning(
                     "disconnect_failed table=%s seat=%s error=%s", self.table_id, self.seat_number, describe(error)
@@ -311,7 +312,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         can no longer reach this process's sockets, and when Redis comes back their group
         memberships may be gone, so every socket of this process is closed (:meth:`drop`);
         clients reconnect, are subscribed again and get the full state."""
-        dropped = await live_server.drop_every_socket()
+        dropped = await server.drop_every_socket()
         own = self.drop()  # when this socket was not registered yet
         if own is not None:
             await own
@@ -319,7 +320,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if dropped:  # the first consumer to notice; the others were dropped with it
             log.warning(
                 "layer_unavailable server=%s table=%s seat=%s sockets_dropped=%s error=%s",
-                live_server.SERVER_NAME, self.table_id, self.seat_number, dropped, describe(error),
+                server.SERVER_NAME, self.table_id, self.seat_number, dropped, describe(error),
             )
 
     def drop(self) -> "asyncio.Future | None":

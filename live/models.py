@@ -1,7 +1,8 @@
-"""Live play's own rows: who waits in the matchmaking queue, which sockets are open, and which
-server processes hold them.
+"""Live play's own rows: who waits in the matchmaking queue, which sockets are open, which
+server processes hold them, and what the people at a table said.
 
-Imported at the end of :mod:`games.models`, so ``from games.models import QueueEntry`` works.
+They moved here from the games app and keep their database tables (``db_table``; see
+migration ``live.0001_from_games``).
 """
 from django.conf import settings
 from django.db import models
@@ -11,7 +12,7 @@ class QueueEntry(models.Model):
     """One player waiting for a rated live game of ``table_size`` players.
 
     ``rating`` is read from the ratings app when the player joins. The allowed rating gap
-    widens the longer they wait (see :mod:`games.matchmaking`). When a table is found,
+    widens the longer they wait (see :mod:`live.matchmaking`). When a table is found,
     ``table`` is set; the player's next poll takes them there and removes the entry.
     """
 
@@ -28,6 +29,7 @@ class QueueEntry(models.Model):
         ordering = ["joined_at", "pk"]
         indexes = [models.Index(fields=["table_size", "table", "joined_at"])]
         verbose_name_plural = "queue entries"
+        db_table = "games_queueentry"
 
     def __str__(self) -> str:
         where = f"matched to table {self.table_id}" if self.table_id else "waiting"
@@ -40,8 +42,8 @@ class LiveServer(models.Model):
     A process that crashes cannot say goodbye: its sockets' ``TableConnection`` rows would stay
     and their seats look connected forever. So every process writes ``heartbeat_at`` every
     ``LIVE_SERVER_HEARTBEAT_SECONDS``; a process silent for ``LIVE_SERVER_TIMEOUT_SECONDS`` is
-    dead, and the sweep (:func:`games.services.sweep_dead_connections`) closes its connections
-    the ordinary way. See :mod:`games.live_server`.
+    dead, and the sweep (:func:`live.presence.sweep_dead_connections`) closes its connections
+    the ordinary way. See :mod:`live.server`.
     """
 
     name = models.CharField(max_length=200, unique=True, help_text="host:pid:random, new at every start")
@@ -50,6 +52,7 @@ class LiveServer(models.Model):
 
     class Meta:
         ordering = ["-heartbeat_at"]
+        db_table = "games_liveserver"
 
     def __str__(self) -> str:
         return f"{self.name} (heartbeat {self.heartbeat_at:%Y-%m-%d %H:%M:%S})"
@@ -61,7 +64,7 @@ class TableConnection(models.Model):
     It belongs to the person at the table, not to a seat: a person who leaves a seat, or
     takes another, keeps their sockets and the rows follow them. A seat counts as connected
     while its person has at least one row at its table; when the last one closes the reconnect
-    grace period starts (see :func:`games.services.socket_closed`). ``server`` is the
+    grace period starts (see :func:`live.presence.connection_closed`). ``server`` is the
     :class:`LiveServer` holding the socket: when that process dies, the sweep closes it.
     """
 
@@ -76,6 +79,7 @@ class TableConnection(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["table", "user"])]
+        db_table = "games_tableconnection"
 
     def __str__(self) -> str:
         return f"{self.channel_name}: {self.user} at table {self.table_id}"
@@ -98,6 +102,7 @@ class ChatMessage(models.Model):
     class Meta:
         ordering = ["created_at", "pk"]
         indexes = [models.Index(fields=["table", "user", "created_at"])]
+        db_table = "games_chatmessage"
 
     def __str__(self) -> str:
         return f"{self.user} at table {self.table_id}: {self.text[:40]}"

@@ -1,0 +1,322 @@
+"""Who is at a live table: the sockets open to it, the reconnect grace period, the computer
+that stands in for a person who dropped and hands the seat back when they return, and the
+server processes (daphne) that hold the sockets, known by their heartbeats.
+
+Once a game has started a person who drops keeps their seat for a grace period, then a
+computer stands in until they come back.
+"""
+import logging
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games.faults import describe
+from games.models import Seat, Table
+from games.realtime import notify_presence
+from games.services import ActionRejected, awaiting_arrivals, load_game, notify_after_commit, plan_next
+from hearts_site.taskrunner import TaskBrokerUnavailable, schedule, task_batch
+from live.models import LiveServer, TableConnection
+
+log = logging.getLogger(__name__)
+
+
+def start_grace_for_absent(table_id: int) -> int:
+    """Start the reconnect grace period of every seated person not connected to a table that
+    has just started (a computer stands in if they never arrive). Returns how many."""
+    count = 0
+    for seat in Seat.objects.filter(table_id=table_id, user__isnull=False, connected=False, standing_in=False):
+        with task_batch(), transaction.atomic():
+            Seat.objects.filter(pk=seat.pk, left_at__isnull=True).update(left_at=timezone.now())
+            seat.refresh_from_db()
+            _schedule_stand_in(seat)
+        count += 1
+    return count
+
+
+def reconnect_grace_seconds() -> float:
+    return float(settings.LIVE_RECONNECT_GRACE_SECONDS)
+
+
+def _schedule_stand_in(seat: Seat) -> None:
+    elapsed = (timezone.now() - seat.left_at).total_seconds() if seat.left_at else 0
+    # Celery tasks are sent before the commit: never due before the absence is committed.
+    floor = 1.0 if settings.TASK_RUNNER == "celery" else 0.0
+    schedule(
+        "games.stand_in_if_gone", seat.table_id, seat.number, seat.left_at.isoformat() if seat.left_at else "",
+        countdown=max(reconnect_grace_seconds() - elapsed, floor),
+    )
+
+
+MAX_SOCKETS_PER_PERSON = 5
+"""Open sockets one person may hold at one table (tabs, devices): more are refused."""
+
+
+def connection_opened(table_id: int, user, channel_name: str, server: str) -> Seat | None:
+    """A person's websocket to a table opened on the server process ``server`` (a
+    ``LiveServer.name``, registered before). Returns their seat (None if they have none).
+
+    Records the socket for the person at the table (:class:`games.models.TableConnection`),
+    whether seated or not, at most :data:`MAX_SOCKETS_PER_PERSON` of them; marks their seat
+    connected and, when a computer was standing in, hands it back (:func:`reclaim_seat`) so
+    they play their own cards again.
+    """
+    with task_batch(), transaction.atomic():
+        # The table row lock orders this against stand_in_if_gone and the seat changes.
+        table = Table.objects.select_for_update().filter(pk=table_id).first()
+        if table is None:
+            raise ActionRejected("no_table", "There is no table here.")
+        mine = TableConnection.objects.filter(table_id=table_id, user=user)
+        if not mine.filter(channel_name=channel_name).exists() and mine.count() >= MAX_SOCKETS_PER_PERSON:
+            raise ActionRejected(
+                "too_many_sockets",
+                f"You have this table open in {MAX_SOCKETS_PER_PERSON} windows already; close one and try again.",
+            )
+        TableConnection.objects.get_or_create(
+            channel_name=channel_name, defaults={"table_id": table_id, "user": user, "server": server}
+        )
+        seat = Seat.objects.filter(table_id=table_id, user=user).first()
+        if seat is None:
+            count_watchers(table_id)
+            return None
+        if seat.resigned:
+            return seat  # they left for good: they may look, the computer keeps playing
+        Seat.objects.filter(pk=seat.pk).update(connected=True, left_at=None)
+        _start_clock_once_everyone_is_here(table)
+        if seat.standing_in:
+            reclaim_seat(table_id, user)
+        elif not seat.connected:
+            transaction.on_commit(lambda: notify_presence(table_id))
+    seat.refresh_from_db()
+    return seat
+
+
+def _start_clock_once_everyone_is_here(table: Table) -> None:
+    """The last person matched into a game has opened it (``table``: its row, locked): its
+    first clock, which was waiting for them (:func:`awaiting_arrivals`), starts now with the
+    whole turn."""
+    if table.status != Table.Status.PLAYING or table.kind != Table.Kind.MATCHED or table.turn_deadline is None:
+        return
+    game = load_game(table)
+    seats = list(table.seats.all())
+    full_turn = timezone.now() + timedelta(seconds=table.turn_timer_seconds)
+    if game.ply or awaiting_arrivals(table, game, seats) or table.turn_deadline <= full_turn:
+        return
+    table.turn_deadline = None
+    table.version += 1
+    plan_next(table, game, seats)
+    table.save()
+    notify_after_commit(table, [{"type": "clock_started"}])
+
+
+def count_watchers(table_id: int) -> None:
+    """Count again the people watching a game they have no seat at (sockets open, after its
+    start); the table shows how many. No new version: everyone at the table is told as of a
+    presence change."""
+    seated = Seat.objects.filter(table_id=table_id, user__isnull=False).values("user")
+    watchers = (TableConnection.objects.filter(table_id=table_id).exclude(user__in=seated)
+                .values("user").distinct().count())
+    started = Table.objects.filter(pk=table_id).exclude(status=Table.Status.WAITING)
+    if started.exclude(watchers=watchers).update(watchers=watchers):
+        transaction.on_commit(lambda: notify_presence(table_id))
+
+
+def has_open_socket(table_id: int, user) -> bool:
+    return TableConnection.objects.filter(table_id=table_id, user=user).exists()
+
+
+def connection_closed(table_id: int, user, channel_name: str, *, closed_at=None) -> bool:
+    """A person's websocket to a table closed (``closed_at``: when, if not now). When it was
+    their last one there and they hold a seat, the grace period starts: if they are not back
+    within ``LIVE_RECONNECT_GRACE_SECONDS`` a computer stands in (:func:`stand_in_if_gone`).
+    Returns True when their seat is now disconnected.
+
+    The one path for every socket that ends: closed by the person, by a fault, or found dead
+    with its server process (:func:`sweep_dead_connections`). Reporting the same socket twice
+    changes nothing the second time. With the task broker down the absence is still recorded
+    (the stand-in then comes from :func:`stand_in_overdue_seats`).
+    """
+    with task_batch(), transaction.atomic():
+        closed, _ = TableConnection.objects.filter(channel_name=channel_name).delete()
+        seat = Seat.objects.select_for_update().filter(table_id=table_id, user=user).first()
+        if seat is None:
+            count_watchers(table_id)
+            return False
+        if has_open_socket(table_id, user):
+            return False
+        if not closed and not seat.connected and seat.left_at is not None:
+            return True  # already recorded: keep the grace period that runs
+        seat.connected, seat.left_at = False, closed_at or timezone.now()
+        seat.save(update_fields=["connected", "left_at"])
+        transaction.on_commit(lambda: notify_presence(table_id))
+        if Table.objects.filter(pk=table_id, status=Table.Status.PLAYING).exists() and not seat.standing_in:
+            try:
+                _schedule_stand_in(seat)
+            except TaskBrokerUnavailable as error:
+                log.warning(
+                    "stand_in_not_scheduled table=%s seat=%s error=%s", table_id, seat.number, describe(error)
+                )
+    return True
+
+
+def stand_in_if_gone(table_id: int, seat_number: int, left_at_iso: str = "") -> bool:
+    """The grace period of a person who dropped is over: if they are still away (and it is
+    the same absence, ``left_at_iso``), a computer plays their seat from now on.
+
+    Bumps the table version and plays computer turns at once if it is that seat's turn.
+    """
+    with task_batch(), transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table_id)
+        if table.status != Table.Status.PLAYING:
+            return False
+        seat = table.seats.filter(number=seat_number).first()
+        if seat is None or seat.user_id is None or seat.standing_in or seat.connected or seat.left_at is None:
+            return False
+        if left_at_iso and seat.left_at.isoformat() != left_at_iso:
+            return False
+        if (timezone.now() - seat.left_at).total_seconds() < reconnect_grace_seconds() - 0.5:
+            return False
+        seat.standing_in = True
+        seat.save(update_fields=["standing_in"])
+        table.version += 1
+        plan_next(table, load_game(table))
+        table.save()
+        notify_after_commit(table, [{"type": "stand_in", "seat": seat_number}])
+    log.info("stand_in table=%s seat=%s", table_id, seat_number)
+    return True
+
+
+def reclaim_seat(table_id: int, user) -> bool:
+    """A person is back at a seat a computer was playing for them: they play it again.
+
+    Bumps the table version; restarts the turn timer if it is their turn.
+    """
+    with task_batch(), transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table_id)
+        seat = table.seats.filter(user=user).first()
+        if seat is None or not seat.standing_in or seat.resigned:
+            return False
+        seat.standing_in = False
+        seat.save(update_fields=["standing_in"])
+        table.version += 1
+        if table.status == Table.Status.PLAYING:
+            plan_next(table, load_game(table))
+        table.save()
+        notify_after_commit(table, [{"type": "seat_reclaimed", "seat": seat.number}])
+    log.info("seat_reclaimed table=%s seat=%s", table_id, seat.number)
+    return True
+
+
+def recover_absent_seats() -> int:
+    """Re-schedule the stand-in check of every person who dropped out of a playing game
+    (run whenever a worker connects, like :func:`recover_stalled_tables`)."""
+    count = 0
+    absent = Seat.objects.filter(
+        table__status=Table.Status.PLAYING, user__isnull=False, standing_in=False, connected=False,
+        left_at__isnull=False,
+    )
+    for seat in absent:
+        _schedule_stand_in(seat)
+        count += 1
+    return count
+
+
+def stand_in_overdue_seats() -> int:
+    """A computer for every person whose grace period is over but who has no stand-in yet.
+
+    The stand-in normally comes from the task :func:`connection_closed` schedules; this is the
+    safety net for a task that was never sent (broker down) or was lost (a broker restart).
+    Run by every live server's heartbeat (:mod:`live.server`). Returns how many.
+    """
+    cutoff = timezone.now() - timedelta(seconds=reconnect_grace_seconds())
+    overdue = Seat.objects.filter(
+        table__status=Table.Status.PLAYING, user__isnull=False, standing_in=False, connected=False,
+        left_at__lte=cutoff,
+    ).values_list("table_id", "number", "left_at")
+    count = 0
+    for table_id, number, left_at in overdue:
+        try:
+            count += stand_in_if_gone(table_id, number, left_at.isoformat())
+        except TaskBrokerUnavailable as error:  # the computer could not be told to play: next sweep
+            log.warning("stand_in_failed table=%s seat=%s error=%s", table_id, number, describe(error))
+    return count
+
+
+# --------------------------------------------------------------------------- server processes
+#
+# Sockets live in server processes (daphne). A process that stops without closing them (a
+# crash, SIGKILL, a lost machine) leaves TableConnection rows behind; the heartbeat tells the
+# living from the dead. The process side (the heartbeat loop) is live.server.
+
+
+def live_server_timeout_seconds() -> float:
+    return float(settings.LIVE_SERVER_TIMEOUT_SECONDS)
+
+
+def register_live_server(name: str) -> None:
+    """A server process announces itself (before it records any socket)."""
+
+    LiveServer.objects.update_or_create(name=name, defaults={"heartbeat_at": timezone.now()})
+    log.info("live_server_started server=%s", name)
+
+
+def live_server_heartbeat(name: str) -> bool:
+    """The server process ``name`` is alive. Returns False when it had been taken for dead
+    (its row swept): its sockets' seats were then marked disconnected, so the process must
+    close them (clients reconnect and are recorded again). The row is written again."""
+
+    if LiveServer.objects.filter(name=name).update(heartbeat_at=timezone.now()):
+        return True
+    register_live_server(name)
+    log.warning("live_server_was_taken_for_dead server=%s", name)
+    return False
+
+
+def forget_other_live_servers(name: str) -> int:
+    """Every server process but ``name`` is gone (it is the only one there can be): their
+    rows go, so the next sweep closes their sockets. Returns how many rows went."""
+
+    gone, _ = LiveServer.objects.exclude(name=name).delete()
+    if gone:
+        log.warning("live_servers_forgotten count=%s by=%s", gone, name)
+    return gone
+
+
+def sweep_dead_connections() -> int:
+    """Close every socket held by a server process that is gone, through
+    :func:`connection_closed` — so the grace period, the stand-in and the reclaim work as for
+    any closed socket, the grace period counting from the dead server's last heartbeat.
+    Returns how many sockets were closed.
+
+    One rule: a server whose heartbeat is older than ``LIVE_SERVER_TIMEOUT_SECONDS`` is gone
+    (its row is deleted first: should it be alive after all, its next heartbeat finds no row
+    and it closes its sockets, see :func:`live_server_heartbeat`); a socket whose server has no
+    row is closed. Sockets opened after the sweep began are left to the next sweep (their
+    server may have registered meanwhile). The servers' clocks must agree (NTP) to well
+    under the timeout.
+
+    Run by every live server's heartbeat and by a Celery worker when it connects; several
+    sweeps at once are harmless (a socket closed twice changes nothing the second time).
+    """
+    began = timezone.now()
+    cutoff = began - timedelta(seconds=live_server_timeout_seconds())
+    last_heard = dict(LiveServer.objects.filter(heartbeat_at__lt=cutoff).values_list("name", "heartbeat_at"))
+    for name in last_heard:
+        # A heartbeat written meanwhile saves the row (the condition is checked again).
+        if LiveServer.objects.filter(name=name, heartbeat_at__lt=cutoff).delete()[0]:
+            log.warning("live_server_gone server=%s last_heartbeat=%s", name, last_heard[name].isoformat())
+    registered = LiveServer.objects.values("name")
+    dead = TableConnection.objects.exclude(server__in=registered).filter(opened_at__lt=began)
+    closed = 0
+    for connection in dead:
+        connection_closed(
+            connection.table_id, connection.user_id, connection.channel_name,
+            closed_at=last_heard.get(connection.server),
+        )
+        closed += 1
+        log.warning(
+            "connection_swept server=%s table=%s user=%s",
+            connection.server or "-", connection.table_id, connection.user_id,
+        )
+    return closed
