@@ -40,10 +40,6 @@ from ratings.models import PROVISIONAL_GAMES
 # Friendly names for computer seats (seat number -> name); the level is shown beside it.
 SEAT_NAMES = bots.COMPUTER_NAMES[:6]
 
-FAN_HALF_WIDTH = 6
-"""The fan of a hand turns and lowers its cards by their distance from the middle, up to this
-many cards' worth (a 13-card hand's)."""
-
 # Where the other seats sit around you, clockwise from your left, by how many there are.
 POSITIONS = {
     2: ("left", "right"),
@@ -276,7 +272,7 @@ def table_context(table: Table | Snapshot, seat_number: int, *, hint=None, error
       ``is_dealer``, ``trick_card``.
     - ``hand``: the viewer's cards (``code``, ``symbol``, ``rank``, ``suit``, ``color``,
       ``legal``, ``why`` — why it cannot be played now, ``received`` — passed to you,
-      ``hinted``, ``fan``).
+      ``hinted``; the stylesheet fans them by their place in the hand).
     - ``trick`` (cards on the table by seat), ``last_trick`` (the trick just taken, while no
       card of the next is down), ``previous_trick`` (the trick taken last this deal),
       ``passing`` (direction, target name, label, whether you passed, what you passed),
@@ -346,9 +342,6 @@ def table_context(table: Table | Snapshot, seat_number: int, *, hint=None, error
     hand_why = collections.Counter(reasons.values()).most_common(1)[0][0] if reasons else None
     for index, card in enumerate(view.hand):
         why = reasons.get(card)
-        # A bigger hand fans no wider than a 13-card one: its outer cards stay on the table
-        # and above the buttons under it.
-        offset = (index - (size - 1) / 2) * min(1.0, FAN_HALF_WIDTH / max((size - 1) / 2, 1))
         hand.append(card_info(
             card,
             legal=card in playable,
@@ -356,7 +349,6 @@ def table_context(table: Table | Snapshot, seat_number: int, *, hint=None, error
             received=card in received,
             hinted=str(card) in hinted_codes,
             index=index,
-            fan=f"{round(offset, 2):g}",
         ))
 
     trick = [
@@ -724,6 +716,36 @@ class TableDrawing:
         html = _templates().get_template("games/table_fragment.html").render({**self.context, "parts": self.parts})
         # Jinja2 escapes what it prints (autoescape), so its output is safe to embed in a page.
         return mark_safe(html)
+
+
+TRICK_OPEN = '<div class="trick" id="t-trick" aria-label="Cards on the table">'
+TRICK_CARD = '<div class="trick-card '
+TRICK_CARD_END = "</div></div>"  # a trick card's own element and the card in it
+
+
+def part_change(old: str, new: str) -> str:
+    """What to send for a part of the table that was ``old`` and is ``new``: ``new`` itself,
+    or, when the only change is cards added to the trick in progress, just those cards, to be
+    added to the end of ``#t-trick`` (``data-append``, ``games/table.js``).
+
+    >>> old = '<div id="t-centre">' + TRICK_OPEN + '<div class="trick-card a"><i></i></div></div></div></div>'
+    >>> new = old.replace('</div></div></div></div>', '</div></div><div class="trick-card b"><i></i></div></div></div></div>')
+    >>> part_change(old, new)
+    '<div id="t-trick" data-append><div class="trick-card b"><i></i></div></div></div>'
+    >>> part_change(old, '<div id="t-centre"></div>')
+    '<div id="t-centre"></div>'
+    """
+    start = old.find(TRICK_OPEN)
+    if start < 0 or len(new) <= len(old):
+        return new
+    end = start + len(TRICK_OPEN)
+    end += len(old[end:]) - len(old[end:].lstrip())
+    while old.startswith(TRICK_CARD, end):
+        end = old.index(TRICK_CARD_END, end) + len(TRICK_CARD_END)
+    added = new[end:len(new) - (len(old) - end)]
+    if added.startswith(TRICK_CARD) and new == old[:end] + added + old[end:]:
+        return f'<div id="t-trick" data-append>{added}</div>'
+    return new
 
 
 def draw_table(

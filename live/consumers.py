@@ -43,7 +43,7 @@ from django.utils.html import format_html
 from accounts.selectors import has_live_access, live_access_denied_message
 from games import protocol, services, snapshots
 from games.faults import LAYER_FAULTS, describe
-from games.presenters import draw_table, hint_for, render_table
+from games.presenters import draw_table, hint_for, part_change, render_table
 from games.realtime import remember_server_loop, table_group
 from games.snapshots import Snapshot
 from live import chat, presence, server
@@ -176,7 +176,7 @@ def changed_parts(sent: dict[str, str], parts: dict[str, str]) -> str | None:
     did); None when the two are not the same set of parts (the whole table must be sent)."""
     if not sent or sent.keys() != parts.keys():
         return None
-    return "".join(html for part, html in parts.items() if sent[part] != html)
+    return "".join(part_change(sent[part], html) for part, html in parts.items() if sent[part] != html)
 
 
 # --------------------------------------------------------------------------- the consumer

@@ -3,13 +3,15 @@ parts that changed; solo tables over the same socket; presence pushed; no hidden
 any part."""
 import asyncio
 import re
+from html.parser import HTMLParser
 
 import pytest
 from asgiref.sync import sync_to_async
 
-from games import services
+from games import bots, services, snapshots
 from games.engine import Rules
 from games.models import Table
+from games.presenters import draw_table
 from games.snapshots import initial_game
 from live.consumers import CLOSE_FORBIDDEN, changed_parts
 from tests.live.conftest import Player, seat_people
@@ -161,3 +163,90 @@ async def test_a_notice_is_cleared_by_the_next_change(people):
     assert '<div id="live-error" class="live-error" role="alert" hx-swap-oob="true"></div>' in cleared
     for player in players:
         await player.close()
+
+
+class Element:
+    """A parsed HTML element: enough of a DOM to apply a frame the way games/table.js does."""
+
+    VOID = {"input", "br", "img", "meta", "link", "hr"}
+
+    def __init__(self, tag, attrs):
+        self.tag, self.attrs, self.children = tag, dict(attrs), []
+
+    def find(self, element_id):
+        if self.attrs.get("id") == element_id:
+            return self
+        for child in self.children:
+            found = child.find(element_id) if isinstance(child, Element) else None
+            if found is not None:
+                return found
+        return None
+
+    def shape(self):
+        return (self.tag, sorted(self.attrs.items()),
+                [child.shape() if isinstance(child, Element) else child.strip() for child in self.children
+                 if isinstance(child, Element) or child.strip()])
+
+
+def parse(html: str) -> Element:
+    root = Element("root", {})
+    stack = [root]
+
+    class Builder(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            element = Element(tag, attrs)
+            stack[-1].children.append(element)
+            if tag not in Element.VOID:
+                stack.append(element)
+
+        def handle_endtag(self, tag):
+            while stack[-1].tag != tag:
+                stack.pop()
+            stack.pop()
+
+        def handle_data(self, data):
+            stack[-1].children.append(data)
+
+    Builder().feed(html)
+    return root
+
+
+def apply_frame(page: Element, frame: str) -> None:
+    """Each top element of ``frame`` replaces the one with its id, or (``data-append``) adds its
+    children to it."""
+    for incoming in parse(frame).children:
+        if not isinstance(incoming, Element):
+            continue
+        current = page.find(incoming.attrs["id"])
+        if "data-append" in incoming.attrs:
+            current.children.extend(incoming.children)
+        else:
+            current.tag, current.attrs, current.children = incoming.tag, incoming.attrs, incoming.children
+
+
+async def test_cards_added_to_the_trick_are_sent_alone_and_make_the_same_table(people):
+    await sync_to_async(play_and_apply_frames)(people)
+
+
+def play_and_apply_frames(people):
+    table = seat_people(people, rules=Rules(passing="none"))
+    drawn = draw_table(snapshots.load(table.pk), 0)
+    page = parse(drawn.whole())
+    sent = drawn.parts
+    appended = 0
+    for move in range(20):
+        snapshot = snapshots.load(table.pk)
+        seat = snapshot.game.to_act[0]
+        action = bots.choose_action(snapshot.game.view(seat), "easy", seed=move)
+        services.submit_action(table.pk, seat, action, expected_version=snapshot.version)
+        drawn = draw_table(snapshots.load(table.pk), 0)
+        frame = changed_parts(sent, drawn.parts)
+        if 'data-append' in frame:
+            appended += 1
+            assert 'id="t-centre"' not in frame, "the centre is not sent again"
+        apply_frame(page, frame)
+        # every part as a fresh drawing has it (#table's own attributes follow t-state: the script)
+        for part, html in drawn.parts.items():
+            assert page.find(part).shape() == parse(html).children[0].shape(), f"{part} after move {move + 1}"
+        sent = drawn.parts
+    assert appended == 10, "the second and third cards of each of the 5 tricks are sent alone"

@@ -488,7 +488,7 @@ def test_replay_steps_through_a_finished_game(ann, player):
     states = list(Game.replay(table.state))
     for seat in range(4):  # the whole deal, every hand face up
         for card in states[0].hands[seat]:
-            assert f'data-face="{card}"' in start
+            assert f'data-card="{card}"' in start
     assert "The cards are dealt." in start
     assert f'href="?ply={last}"' in start and 'href="?ply=1"' in start
     step = ann.get(url("replay", table), {"ply": 1}, **HTMX).content.decode()

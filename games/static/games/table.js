@@ -67,7 +67,7 @@
     Array.prototype.slice.call(template.content.children).forEach(function (incoming) {
       var current = incoming.id && document.getElementById(incoming.id);
       if (!current) return;
-      if (incoming.hasAttribute("data-append")) {  // new chat lines
+      if (incoming.hasAttribute("data-append")) {  // new chat lines, cards added to the trick
         while (incoming.firstChild) current.appendChild(incoming.firstChild);
         incoming = current;
       } else {
@@ -245,12 +245,14 @@
 
   function animate(before) {
     var centre = document.getElementById("t-centre");
-    if (!centre || centre === before.centre) return;
-    var times = speed();
-    var still = reducedMotion();
+    if (!centre) return;
     var arrived = Array.prototype.filter.call(centre.querySelectorAll(".trick-card[data-card]"), function (card) {
       return !before.trickCards[card.getAttribute("data-card")];
     });
+    // The centre is replaced, or cards are added to its trick (data-append).
+    if (centre === before.centre && !arrived.length) return;
+    var times = speed();
+    var still = reducedMotion();
     if (arrived.length && !still) {
       arrived.forEach(function (card) {
         var from = playedFrom && playedFrom.card === card.getAttribute("data-card") ? playedFrom.at : null;
