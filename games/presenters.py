@@ -340,7 +340,7 @@ def table_context(table: Table | Snapshot, seat_number: int, *, hint=None, error
     # cards share it, and by a card only when its reason is another: while it is not your
     # turn the reason changes at every move, and the hand is then not sent again.
     hand_why = collections.Counter(reasons.values()).most_common(1)[0][0] if reasons else None
-    for index, card in enumerate(view.hand):
+    for card in view.hand:
         why = reasons.get(card)
         hand.append(card_info(
             card,
@@ -348,7 +348,6 @@ def table_context(table: Table | Snapshot, seat_number: int, *, hint=None, error
             why=why if why != hand_why else "",
             received=card in received,
             hinted=str(card) in hinted_codes,
-            index=index,
         ))
 
     trick = [
@@ -739,7 +738,8 @@ def part_change(old: str, new: str) -> str:
     if start < 0 or len(new) <= len(old):
         return new
     end = start + len(TRICK_OPEN)
-    end += len(old[end:]) - len(old[end:].lstrip())
+    while old[end:end + 1].isspace():
+        end += 1
     while old.startswith(TRICK_CARD, end):
         end = old.index(TRICK_CARD_END, end) + len(TRICK_CARD_END)
     added = new[end:len(new) - (len(old) - end)]

@@ -667,27 +667,17 @@ def _random_first_trick(d: Deal, rnd) -> None:
     hands = d.hands
     breaks = cfg.breaks_mask
     leader = d.turn
-    m = d.legal
-    k = int(rnd() * m.bit_count())
-    while k:
-        m &= m - 1
-        k -= 1
-    bit = m & -m
+    best = pick_random(d.legal, rnd)
+    bit = 1 << best
     hands[leader] ^= bit
     tmask = bit
-    best = bit.bit_length() - 1
     led = best // 13
     winner = leader
     broken = d.broken or bool(bit & breaks)
     for seat in _ORDERS[cfg.players][leader]:
         hand = hands[seat]
-        m = legal_mask(cfg, hand, led, True, broken)
-        k = int(rnd() * m.bit_count())
-        while k:
-            m &= m - 1
-            k -= 1
-        bit = m & -m
-        card = bit.bit_length() - 1
+        card = pick_random(legal_mask(cfg, hand, led, True, broken), rnd)
+        bit = 1 << card
         hands[seat] = hand ^ bit
         tmask |= bit
         if card > best and card // 13 == led:
