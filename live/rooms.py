@@ -108,8 +108,11 @@ def start_live_table(table_id: int, user) -> Table:
     table = Table.objects.get(pk=table_id)
     if table.host_id != user.pk:
         raise ActionRejected("not_host", "Only the host can start the game.")
-    table = start_table(table_id)
-    count_watchers(table_id)  # those who watched the room go on watching the game
+    with task_batch(), transaction.atomic():
+        table = start_table(table_id)
+        # Those who watched the room go on watching the game: counted in the same transaction,
+        # so the started table is first sent with them.
+        count_watchers(table_id)
     start_grace_for_absent(table_id)
     return table
 
