@@ -602,10 +602,10 @@ class Game:
             if seat != self._deal.turn:
                 return []
             m = self._deal.legal  # list(mask_to_cards(m)), written out: this is the hot path
-            return list(
-                _CLUB_SEGMENTS[m & 0x1FFF] + _DIAMOND_SEGMENTS[m >> 13 & 0x1FFF]
-                + _SPADE_SEGMENTS[m >> 26 & 0x1FFF] + _HEART_SEGMENTS[m >> 39 & 0x1FFF]
-            )
+            return [
+                *_CLUB_SEGMENTS[m & 0x1FFF], *_DIAMOND_SEGMENTS[m >> 13 & 0x1FFF],
+                *_SPADE_SEGMENTS[m >> 26 & 0x1FFF], *_HEART_SEGMENTS[m >> 39 & 0x1FFF],
+            ]
         if ph == "pass":
             if not isinstance(seat, int) or not 0 <= seat < self._n or self._passes[seat] is not None:
                 return []
@@ -675,25 +675,38 @@ class Game:
         """
         if ply is not None and ply != self._ply:
             raise IllegalAction(f"That action is out of date (game is at move {self._ply}, not {ply}).")
-        if self._phase == "play" and seat == self._deal.turn and type(seat) is int:
-            # The common case, kept short: the seat to play plays a card (as _play_card).
-            if type(action) is Card:
-                c = action.index
-            else:
-                c = _TEXT_INDEX.get(action, -1) if type(action) is str else -1
-                if c < 0:
-                    c = _card_index(action)
-            if not self._deal.legal >> c & 1:
+        d = self._deal
+        if self._phase == "play" and seat == d.turn and type(seat) is int:
+            # Playing a card: the common case, first.  The seat must be a plain int (not a
+            # bool); other seat values are checked below.
+            c = action.index if type(action) is Card else _card_index(action)
+            if not d.legal >> c & 1:
                 raise IllegalAction(self.why_illegal(seat, _CARDS[c]))
-            self._log.append((self._deal_number, seat, _NAMES[c]))
+            name = _NAMES[c]
+            number = self._deal_number
+            self._log.append((number, seat, name))
             self._ply += 1
-            return self._play(seat, c)
+            trick = d.trick
+            if trick and c // 13 != trick[0] // 13:
+                self._voids[seat] |= 1 << trick[0] // 13
+            leader = d.leader
+            was_broken = d.broken
+            tricks = d.tricks
+            winner = d.play(c)
+            events: list[dict[str, Any]] = [{
+                "type": "card_played", "seat": seat, "card": name, "deal": number, "trick": tricks + 1,
+            }]
+            if d.broken and not was_broken:
+                events.append({"type": "hearts_broken", "seat": seat, "card": name})
+            if winner >= 0:
+                self._end_trick(leader, trick, winner, events)
+            return events
         self._check_seat(seat)
         ph = self._phase
         if ph == "play":
             if seat != self._deal.turn:
                 raise IllegalAction(self._not_turn(seat))
-            return self._play_card(seat, action)
+            return self.apply(int(seat), action)  # an int subclass, as a plain int
         if ph == "pass":
             return self._pass(seat, action)
         if ph == "moon_choice":
@@ -714,15 +727,6 @@ class Game:
             return events
         raise IllegalAction("The game is over.")
 
-    def _play_card(self, seat: int, action: Any) -> list[dict[str, Any]]:
-        """Play a card for the seat to play (the short path at the top of :meth:`apply` does the same)."""
-        c = _card_index(action)
-        if not self._deal.legal >> c & 1:
-            raise IllegalAction(self.why_illegal(seat, _CARDS[c]))
-        self._log.append((self._deal_number, seat, _NAMES[c]))
-        self._ply += 1
-        return self._play(seat, c)
-
     def _pass(self, seat: int, action: Any) -> list[dict[str, Any]]:
         if self._passes[seat] is not None:
             raise IllegalAction(self._not_turn(seat))
@@ -730,7 +734,7 @@ class Game:
             action = action.replace(",", " ").split()
         if isinstance(action, Card) or not isinstance(action, (list, tuple, set, frozenset)):
             raise IllegalAction("Pass exactly 3 cards.")
-        cards = sorted([_card_index(a) for a in action])
+        cards = sorted(map(_card_index, action))
         if len(cards) != 3:
             raise IllegalAction("Pass exactly 3 cards.")
         a, b, c = cards
@@ -742,7 +746,7 @@ class Game:
             if not hand >> x & 1:
                 raise IllegalAction(f"You don't hold {_CARDS[x].symbol}.")
         mask = 1 << a | 1 << b | 1 << c
-        self._log.append((self._deal_number, seat, list(map(_NAMES.__getitem__, cards))))
+        self._log.append((self._deal_number, seat, [_NAMES[a], _NAMES[b], _NAMES[c]]))
         self._ply += 1
         self._passes[seat] = mask
         hands[seat] = hand & ~mask
@@ -763,26 +767,6 @@ class Game:
                 "direction": str(self._direction),
                 "leader": self._deal.leader,
             })
-        return events
-
-    def _play(self, seat: int, c: int) -> list[dict[str, Any]]:
-        """Play card ``c`` (already checked) for ``seat``, the seat to play."""
-        d = self._deal
-        trick = d.trick
-        if trick and c // 13 != trick[0] // 13:
-            self._voids[seat] |= 1 << trick[0] // 13
-        leader = d.leader
-        was_broken = d.broken
-        winner = d.play(c)
-        name = _NAMES[c]
-        ntricks = len(self._tricks)
-        events: list[dict[str, Any]] = [{
-            "type": "card_played", "seat": seat, "card": name, "deal": self._deal_number, "trick": ntricks + 1,
-        }]
-        if d.broken and not was_broken:
-            events.append({"type": "hearts_broken", "seat": seat, "card": name})
-        if winner >= 0:
-            self._end_trick(leader, trick, winner, events)
         return events
 
     def _end_trick(self, leader: int, trick: list, winner: int, events: list) -> None:
