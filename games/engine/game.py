@@ -772,19 +772,18 @@ class Game:
     def _end_trick(self, leader: int, trick: list, winner: int, events: list) -> None:
         """Record the trick of ``trick``'s cards, led by ``leader``, that ``winner`` took."""
         ntricks = len(self._tricks)
-        mask = 0
-        for x in trick:
-            mask |= 1 << x
+        cfg = self._cfg
         event = {
             "type": "trick_won", "seat": winner, "deal": self._deal_number, "trick": ntricks + 1,
-            "cards": [_NAMES[x] for x in trick],
+            "cards": list(map(_NAMES.__getitem__, trick)),
         }
-        if ntricks == 0 and self._cfg.kitty_size:
+        points = sum(map(cfg.points.__getitem__, trick))
+        if ntricks == 0 and cfg.kitty_size:
             if self._deal_kitty:
                 event["kitty"] = [str(k) for k in mask_to_cards(self._deal_kitty)]
-                mask |= self._deal_kitty
+                points += kernel.mask_points(cfg, self._deal_kitty)
             self._kitty_taker = winner
-        event["points"] = kernel.mask_points(self._cfg, mask)
+        event["points"] = points
         events.append(event)
         self._tricks.append((leader, tuple(trick), winner))
         if self._deal.over:
