@@ -25,59 +25,15 @@ from __future__ import annotations
 import functools
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.db import connection
 
 from games.engine import Game
+from games.history import Step, game_with_history, step_of
 from games.models import Seat, Table
 from games.results import game_key
 from ratings.selectors import changes_of_game
-
-# --------------------------------------------------------------------------- public history
-
-
-@dataclass
-class Step:
-    """One applied action, with its public events. Never carries another seat's passed cards."""
-
-    ply: int
-    deal: int
-    seat: int
-    kind: str  # "pass" | "play" | "moon"
-    card: str | None = None  # the card played (public), for "play"
-    choice: str | None = None  # for "moon"
-    events: list = field(default_factory=list)
-
-
-def step_of(ply: int, entry: dict, events: list) -> Step:
-    """The public :class:`Step` for log ``entry`` (the ``ply``-th action) and its events."""
-    action = entry["action"]
-    if isinstance(action, list):
-        return Step(ply, entry["deal"], entry["seat"], "pass", events=events)
-    if action in ("add", "subtract"):
-        return Step(ply, entry["deal"], entry["seat"], "moon", choice=action, events=events)
-    return Step(ply, entry["deal"], entry["seat"], "play", card=str(action), events=events)
-
-
-def initial_game(state: dict) -> Game:
-    """The stored game before its first action."""
-    base = {key: state[key] for key in ("format", "rules", "seed", "setup")}
-    base["log"] = []
-    return Game.from_dict(base)
-
-
-def game_with_history(state: dict, ply: int | None = None) -> tuple[Game, list[Step]]:
-    """Replay a stored game: the game now (or after ``ply`` actions) and every step up to
-    there with its (public) events."""
-    game = initial_game(state)
-    steps = []
-    for index, entry in enumerate(state.get("log", ())[:ply]):
-        events = game.apply(entry["seat"], entry["action"])
-        steps.append(step_of(index + 1, entry, events))
-    return game, steps
-
 
 # --------------------------------------------------------------------------- snapshots
 

@@ -13,7 +13,6 @@ import os
 from pathlib import Path
 
 import dj_database_url
-import jinja2
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -109,19 +108,6 @@ TEMPLATES = [
                 "hearts_site.context_processors.navigation",
             ],
         },
-    },
-    # The table fragment is drawn for every seat at every move of every live table: Jinja2
-    # draws it several times faster than Django's engine. Everything else is Django templates.
-    {
-        "BACKEND": "django.template.backends.jinja2.Jinja2",
-        "NAME": "jinja2",
-        "DIRS": [BASE_DIR / "templates" / "jinja2"],
-        "APP_DIRS": False,
-        # Missing values print as nothing, as in Django templates (not DebugUndefined's name).
-        # The lines of a block tag leave no blank lines or indentation behind: the table's
-        # parts are sent over the socket at every move.
-        "OPTIONS": {"environment": "hearts_site.jinja2.Environment", "undefined": jinja2.Undefined,
-                    "trim_blocks": True, "lstrip_blocks": True},
     },
 ]
 

@@ -43,7 +43,8 @@ from django.utils.html import format_html
 from accounts.selectors import has_live_access, live_access_denied_message
 from games import protocol, services, snapshots
 from games.faults import LAYER_FAULTS, describe
-from games.presenters import draw_table, hint_for, part_change, render_table
+from games.drawing import part_change
+from games.presenters import draw_table, hint_for, render_table
 from games.realtime import remember_server_loop, table_group
 from games.snapshots import Snapshot
 from live import chat, presence, server

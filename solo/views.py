@@ -12,7 +12,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.services import note_guest_seen, player_for
-from games import bots, learn, presenters, services
+from games import bots, drawing, learn, presenters, services
 from games.bots import figures
 from games.engine import Card, Rules
 from games.forms import NewGameForm
@@ -288,7 +288,7 @@ def replay_context(table: Table, me: int, ply: int) -> dict:
     names = presenters.seat_names(table)
     names_you = {seat: ("You" if seat == me else name) for seat, name in names.items()}
     n = game.players
-    positions = ["bottom"] + list(presenters.POSITIONS[n - 1])
+    positions = ["bottom"] + list(drawing.POSITIONS[n - 1])
     trick_cards = dict(game.current_trick)
     hands = []
     for k in range(n):
@@ -297,19 +297,19 @@ def replay_context(table: Table, me: int, ply: int) -> dict:
             "seat": seat,
             "name": names_you[seat],
             "position": positions[k],
-            "cards": [presenters.card_info(card) for card in game.hands[seat]],
+            "cards": [drawing.card_info(card) for card in game.hands[seat]],
             "score": game.scores[seat],
             "taken": game.points_taken[seat],
-            "trick_card": presenters.card_info(trick_cards[seat]) if seat in trick_cards else None,
+            "trick_card": drawing.card_info(trick_cards[seat]) if seat in trick_cards else None,
         })
     last_trick = None
     if not game.current_trick and game.tricks:
         done = game.tricks[-1]
         last_trick = {
             "winner_name": names_you[done.winner],
-            "plays": [{"position": positions[(s - me) % n], "card": presenters.card_info(c)} for s, c in done.plays],
+            "plays": [{"position": positions[(s - me) % n], "card": drawing.card_info(c)} for s, c in done.plays],
         }
-    trick = [{"position": positions[(s - me) % n], "card": presenters.card_info(c)} for s, c in game.current_trick]
+    trick = [{"position": positions[(s - me) % n], "card": drawing.card_info(c)} for s, c in game.current_trick]
     deal_starts = []
     for index, entry in enumerate(log):
         if not deal_starts or deal_starts[-1][0] != entry["deal"]:

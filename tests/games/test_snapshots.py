@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from games import presenters, services, snapshots
 from games.engine import Game, Rules
 from games.models import Table
-from games.snapshots import game_with_history
+from games.history import game_with_history
 from live import rooms
 
 

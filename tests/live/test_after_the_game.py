@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import presenters, services, snapshots
+from games import drawing, presenters, services, snapshots
 from games.engine import Rules
 from games.models import Table
 from live import presence, rooms
@@ -27,8 +27,8 @@ def finished_game(people, **options):
 
 
 def test_equal_scores_share_a_place():
-    assert presenters.standing_places([26, 13, 13, 0]) == [4, 2, 2, 1]
-    assert presenters.standing_places([5, 5, 5]) == [1, 1, 1]
+    assert drawing.standing_places([26, 13, 13, 0]) == [4, 2, 2, 1]
+    assert drawing.standing_places([5, 5, 5]) == [1, 1, 1]
 
 
 def test_each_person_sees_the_places_their_rating_change_and_where_to_go_next(people):
@@ -37,7 +37,7 @@ def test_each_person_sees_the_places_their_rating_change_and_where_to_go_next(pe
     changes = {change.user_id: change for change in RatingChange.objects.all()}
     assert len(changes) == 4
     game = services.load_game(table)
-    places = presenters.standing_places(game.scores)
+    places = drawing.standing_places(game.scores)
 
     snapshot = snapshots.load(table.pk)
     assert snapshot.drawable

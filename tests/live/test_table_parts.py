@@ -12,7 +12,7 @@ from games import bots, services, snapshots
 from games.engine import Rules
 from games.models import Table
 from games.presenters import draw_table
-from games.snapshots import initial_game
+from games.history import initial_game
 from live.consumers import CLOSE_FORBIDDEN, changed_parts
 from tests.live.conftest import Player, seat_people
 

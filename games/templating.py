@@ -1,13 +1,17 @@
-"""The Jinja2 environment of the table fragment (see TEMPLATES in settings).
+"""The Jinja2 environment of the table's templates (``templates/jinja2``): no Django, so the
+browser's offline table draws with it too (:mod:`games.offline`).
 
-The fragment is drawn for every seat at every move of every live table, so the two things
+The table is drawn for every seat at every move of every live table, so the two things
 Jinja2 does most often while drawing it are made cheaper here; what they produce is unchanged.
 """
+import functools
 import re
+from pathlib import Path
 
 import jinja2
 import markupsafe
-from django.utils.safestring import SafeString
+
+TEMPLATE_DIR = Path(__file__).resolve().parent.parent / "templates" / "jinja2"
 
 _new_str = str.__new__
 _INDENT = re.compile(r"\n[ \t]+")
@@ -34,7 +38,7 @@ def escape(value) -> markupsafe.Markup:
         return _new_str(markupsafe.Markup, value)
     if kind is markupsafe.Markup:
         return value  # immutable: markupsafe's own escape would return an equal copy
-    if kind is int or kind is SafeString:  # SafeString: Django's mark_safe (card faces, backs)
+    if kind is int:
         return _new_str(markupsafe.Markup, value)
     return markupsafe.escape(value)
 
@@ -76,3 +80,14 @@ class Environment(jinja2.Environment):
             except KeyError:
                 pass
         return super().getattr(obj, attribute)
+
+
+@functools.cache
+def table_templates() -> Environment:
+    """The environment of the table's templates.  A missing value prints as nothing (as in
+    Django's templates), and a block tag's line leaves no blank line or indentation behind:
+    the table's parts are sent over the socket at every move."""
+    return Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATE_DIR), autoescape=True, undefined=jinja2.Undefined,
+        trim_blocks=True, lstrip_blocks=True, auto_reload=False,
+    )

@@ -1,11 +1,10 @@
-"""hearts_site.jinja2: the table fragment's Jinja2 prints exactly what markupsafe would."""
+"""games.templating: the table's Jinja2 prints exactly what markupsafe would."""
 import markupsafe
-from django.template import engines
 from django.utils.safestring import mark_safe
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hearts_site.jinja2 import escape
+from games.templating import escape, table_templates
 
 printed = st.one_of(
     st.text(),
@@ -27,7 +26,7 @@ def test_escape_is_markupsafes(value):
 
 
 def test_the_table_fragment_prints_through_it():
-    template = engines["jinja2"].env.from_string("<p title='{{ name }}'>{{ name }} {{ n }} {{ safe }}</p>")
+    template = table_templates().from_string("<p title='{{ name }}'>{{ name }} {{ n }} {{ safe }}</p>")
     assert template.root_render_func.__globals__["escape"] is escape
     html = template.render(name="<Tom & 'Jerry'>", n=3, safe=mark_safe("<i>ok</i>"))
     assert html == "<p title='&lt;Tom &amp; &#39;Jerry&#39;&gt;'>&lt;Tom &amp; &#39;Jerry&#39;&gt; 3 <i>ok</i></p>"
@@ -36,6 +35,6 @@ def test_the_table_fragment_prints_through_it():
 def test_the_templates_leave_out_their_indentation_and_block_lines():
     """Parts of the table are sent at every move: what only a reader of the template needs
     (indentation, the lines of block tags) is not sent."""
-    env = engines["jinja2"].env
+    env = table_templates()
     template = env.from_string("<ul>\n  {% for x in xs %}\n    <li>{{ x }}</li>\n  {% endfor %}\n</ul>\n<p>a\n   b</p>")
     assert template.render(xs=[1, 2]) == "<ul>\n<li>1</li>\n<li>2</li>\n</ul>\n<p>a\nb</p>"

@@ -1,0 +1,650 @@
+"""The table a seat sees, drawn from plain facts: the one renderer of the table.
+
+No Django here (the server's tables are drawn by :mod:`games.presenters`, which gathers the
+facts of a stored table; the browser's offline table by :mod:`games.offline`), so solo,
+live and offline tables are drawn by the same code and templates.
+
+:func:`draw` draws a table's parts (sent when they change) and :class:`TableDrawing`
+lays out the whole table from them (when a page opens or a socket connects). Everything in
+them comes from the engine's ``view(seat)`` of that seat plus public events, never another
+seat's cards.
+
+>>> from games.engine import Game, Rules
+>>> from games.history import game_with_history
+>>> game, steps = game_with_history(Game.new(Rules(), seed=1).to_dict())
+>>> people = tuple(Person(name) for name in ("Sam", "Ada", "Ben", "Cleo"))
+>>> facts = TableFacts(table_id=0, version=0, people=people)
+>>> drawing = draw(table_context(facts, game, steps, game.view(0)))
+>>> sorted(drawing.parts)[:3], drawing.context["status_text"]
+(['t-alert', 't-announce', 't-bar'], 'Choose 3 cards to pass to the left to Ada.')
+"""
+from __future__ import annotations
+
+import collections
+import functools
+import json
+from dataclasses import dataclass, field
+
+from markupsafe import Markup
+
+from games import learn
+from games.engine import Card, Game, PassDirection, Rules
+from games.history import Step
+from games.templating import table_templates
+
+
+@dataclass(frozen=True)
+class Person:
+    """Who sits in a seat, as the table shows them."""
+
+    name: str
+    subtitle: str = ""
+    is_bot: bool = False
+    is_person: bool = True
+    connected: bool = True
+    standing_in: bool = False
+    resigned: bool = False
+    computer_plays: bool = False
+
+
+@dataclass(frozen=True)
+class TableFacts:
+    """What drawing a table needs besides its game: plain values (``kind`` and ``status`` as
+    ``games.models.Table`` spells them; ``turn_deadline`` an ISO time or None; ``urls`` the
+    table's links, as in ``presenters``; ``people`` by seat number; ``rating_changes`` by seat
+    number, each drawn by ``presenters._rating_change``)."""
+
+    table_id: int
+    version: int
+    people: tuple[Person, ...]
+    kind: str = "solo"
+    status: str = "playing"
+    live: bool = False
+    rated: bool = False
+    watchers: int = 0
+    end_reason: str = ""
+    turn_deadline: "str | None" = None
+    turn_timer_seconds: "int | None" = None
+    rules_lines: tuple[str, ...] = ()
+    urls: dict = field(default_factory=dict)
+    rating_changes: dict = field(default_factory=dict)
+
+
+POSITIONS = {
+    2: ("left", "right"),
+    3: ("left", "top", "right"),
+    4: ("left", "top-left", "top-right", "right"),
+    5: ("left", "top-left", "top", "top-right", "right"),
+}
+
+DIRECTION_WORDS = {
+    PassDirection.LEFT: "to the left",
+    PassDirection.RIGHT: "to the right",
+    PassDirection.ACROSS: "across",
+}
+
+
+def card_info(card: Card, **extra) -> dict:
+    """A card for templates; ``face`` is its markup (the face is drawn by the stylesheet from
+    the card's ``data-card``; the name is for screen readers)."""
+    info = dict(_card_values(str(card)))
+    info.update(extra)
+    return info
+
+
+@functools.cache
+def _card_values(code: str) -> dict:
+    card = Card.parse(code)
+    values = {
+        "code": code,
+        "symbol": card.symbol,
+        "rank": card.symbol[:-1],
+        "suit": card.suit.symbol,
+        "suit_letter": card.suit.value,
+        "color": "red" if card.suit.value in ("H", "D") else "black",
+        "name": card.name,
+    }
+    # Drawn once per card and process: a table shows up to 30 cards, for every seat at every move.
+    values["face"] = Markup('<i class="pc-face"></i><span class="sr-only">{}</span>').format(card.name)
+    return values
+
+
+CARD_BACK = "<i></i>"  # drawn by the stylesheet (.backs i); short, as plates are sent at every move
+
+
+def card_backs_html(count: int) -> str:
+    return Markup(CARD_BACK * count)
+
+
+def _join(names: list[str]) -> str:
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _deal_summary(steps: list[Step], deal: int, names: dict[int, str], me: int, players: int, value: int) -> dict | None:
+    """Who took what in ``deal`` (public: the tricks and the scores), from the log's events."""
+    taken = [0] * players
+    tricks = [0] * players
+    scored = None
+    last_trick = None
+    for step in steps:
+        if step.deal != deal:
+            continue
+        for event in step.events:
+            if event["type"] == "trick_won":
+                taken[event["seat"]] += event["points"]
+                tricks[event["seat"]] += 1
+                last_trick = event
+            elif event["type"] == "deal_scored":
+                scored = event
+    if scored is None:
+        return None
+    shooter = scored["moon_shooter"]
+    rows = []
+    for seat in range(players):
+        rows.append({
+            "seat": seat,
+            "name": "You" if seat == me else names.get(seat, f"Seat {seat}"),
+            "is_me": seat == me,
+            "tricks": tricks[seat],
+            "taken": taken[seat],
+            "points": scored["points"][seat],
+            "total": scored["scores"][seat],
+            "shot_moon": seat == shooter,
+        })
+    moon_text = ""
+    if shooter is not None:
+        who = "You" if shooter == me else names.get(shooter, f"Seat {shooter}")
+        choice = scored.get("moon_choice")
+        if choice == "subtract":
+            how = f"and took {value} off their score" if shooter != me else f"and took {value} off your score"
+        elif choice == "add":
+            how = f"and everyone else scores {value}"
+        else:
+            how = ""
+        moon_text = f"{who} shot the moon{(' ' + how) if how else ''}!"
+    return {
+        "deal": deal,
+        "rows": rows,
+        "moon_text": moon_text,
+        "moon_shooter": shooter,
+        "last_trick_cards": [card_info(Card.parse(code)) for code in (last_trick or {}).get("cards", [])],
+    }
+
+
+def _seat_dicts(people: tuple[Person, ...], view, me: int, you: int | None) -> tuple[dict, list[dict], dict[int, dict]]:
+    n = view.players
+    positions = POSITIONS[n - 1]
+    out = {}
+    trick_cards = dict(view.current_trick)
+    for number in range(n):
+        person = people[number]
+        offset = (number - me) % n
+        out[number] = {
+            "number": number,
+            "name": "You" if number == you else person.name,
+            "full_name": person.name,
+            "subtitle": person.subtitle,
+            "is_me": number == you,
+            "is_bot": person.is_bot,
+            "is_person": person.is_person,
+            "connected": person.connected,
+            "standing_in": person.standing_in,
+            "resigned": person.resigned,
+            "computer_plays": person.computer_plays,
+            "hand_size": view.hand_sizes[number],
+            "backs": card_backs_html(min(view.hand_sizes[number], 13)),
+            "points_taken": view.points_taken[number],
+            "score": view.scores[number],
+            "position": "bottom" if number == me else positions[offset - 1],
+            "to_act": number in view.to_act,
+            "has_passed": number in view.passed_done,
+            "is_dealer": number == view.dealer,
+            "is_leader": number == view.leader and view.phase == "play",
+            "trick_card": card_info(trick_cards[number]) if number in trick_cards else None,
+            "void_suits": "".join(sorted((s.symbol for s in view.voids[number]), key="♣♦♠♥".index)),
+        }
+    opponents = [out[(me + k) % n] for k in range(1, n)]
+    return out[me], opponents, out
+
+
+def table_context(table: TableFacts, game: Game, steps: list[Step], view, *, spectator: bool = False,
+                  hint=None, error: str | None = None) -> dict:
+    """Everything the table shows to the seat of ``view`` (``game.view(seat)``, or
+    ``game.public_view(seat)`` for someone watching from that seat's place), from that view,
+    the public ``steps`` of the game and the ``table``'s facts.
+
+    Keys (all plain values, safe to hand to any template):
+
+    - ``table_id``, ``version``, ``kind``, ``status``, ``live``, ``is_learn``, ``seat`` (the
+      viewer's seat number), ``phase``, ``deal_number``, ``hearts_broken``, ``my_turn``,
+      ``is_over``, ``error``.
+    - ``me``, ``opponents`` (clockwise from the viewer's left) and ``seats`` (by number): dicts
+      with ``name``, ``subtitle``, ``is_bot``, ``is_person``, ``connected``, ``standing_in``,
+      ``hand_size``, ``points_taken``, ``score``, ``position``, ``to_act``, ``has_passed``,
+      ``is_dealer``, ``trick_card``.
+    - ``hand``: the viewer's cards (``code``, ``symbol``, ``rank``, ``suit``, ``color``,
+      ``legal``, ``why`` — why it cannot be played now, ``received`` — passed to you,
+      ``hinted``; the stylesheet fans them by their place in the hand).
+    - ``trick`` (cards on the table by seat), ``last_trick`` (the trick just taken, while no
+      card of the next is down), ``previous_trick`` (the trick taken last this deal),
+      ``passing`` (direction, target name, label, whether you passed, what you passed),
+      ``moon`` (choices for the shooter), ``deal_summary``, ``game_over`` (its ``rematch``
+      is the caller's to fill in), ``status_text``, ``announcement`` (the last action and
+      the status, for screen readers), ``turn_deadline`` (ISO time or None: show a
+      countdown), ``hint``, ``notes`` (learn mode), ``rules_lines``, and the table's URLs.
+    """
+    live = table.live
+    # ``me``: the seat at the bottom of the table; ``you``: the viewer's seat, None for someone
+    # watching, who sees the table from seat ``me``'s place and only what is public.
+    me = view.seat
+    you = None if spectator else me
+    n = view.players
+    me_dict, opponents, seats = _seat_dicts(table.people, view, me, you)
+    names = {number: info["full_name"] for number, info in seats.items()}
+    is_learn = table.kind == "learn"
+    ended = table.status in ("finished", "abandoned")
+
+    # What the viewer has done this deal: the passed-card dots last until their first play.
+    my_steps_this_deal = [s for s in _steps_of_deal(steps, view.deal_number) if s.seat == you]
+    played_this_deal = any(s.kind == "play" for s in my_steps_this_deal)
+    received = set(view.received or ()) if view.phase == "play" and not played_this_deal else set()
+
+    hinted_codes: set[str] = set()
+    hint_info = None
+    if hint is not None:
+        action = hint.action
+        if isinstance(action, Card):
+            hinted_codes = {str(action)}
+        elif isinstance(action, (list, tuple)):
+            hinted_codes = {str(card) for card in action}
+        hint_info = {
+            "reason": hint.reason,
+            "cards": [card_info(Card.parse(code)) for code in sorted(hinted_codes, key=lambda c: Card.parse(c))],
+            "choice": action if isinstance(action, str) else None,
+        }
+
+    my_turn = you in view.to_act and not ended
+    hand = []
+    size = len(view.hand)
+    playable = set(view.legal) if my_turn and view.phase in ("play", "pass") else set()
+    if not my_turn:
+        waiting = _not_your_turn(view, names, me, ended)
+        reasons = {card: waiting for card in view.hand}
+    elif view.phase == "play":
+        reasons = {card: game.why_illegal(me, card) for card in view.hand if card not in playable}
+    elif view.phase == "moon_choice":
+        reasons = {card: "First choose how to score the moon." for card in view.hand}
+    else:
+        reasons = {}
+    # Why a card cannot be played is told once for the hand (on the status line) when most
+    # cards share it, and by a card only when its reason is another: while it is not your
+    # turn the reason changes at every move, and the hand is then not sent again.
+    hand_why = collections.Counter(reasons.values()).most_common(1)[0][0] if reasons else None
+    for card in view.hand:
+        why = reasons.get(card)
+        hand.append(card_info(
+            card,
+            legal=card in playable,
+            why=why if why != hand_why else "",
+            received=card in received,
+            hinted=str(card) in hinted_codes,
+        ))
+
+    trick = [
+        {"seat": seat, "name": seats[seat]["name"], "position": seats[seat]["position"], "card": card_info(card),
+         "led": i == 0}
+        for i, (seat, card) in enumerate(view.current_trick)
+    ]
+    # The trick taken last this deal: in the centre until the next card is led, and in the
+    # "Last trick" panel until the next trick is taken.
+    previous_trick = _taken_trick(view.tricks[-1], seats, view.rules) if view.tricks else None
+    last_trick = previous_trick if not view.current_trick else None
+
+    passing = None
+    if view.phase == "pass" and not ended and you is not None:
+        target = view.pass_target
+        direction = DIRECTION_WORDS.get(view.pass_direction, "")
+        target_name = names.get(target, "") if target is not None else ""
+        waiting = [seats[s]["name"] for s in view.to_act if s != me]
+        passing = {
+            "direction": str(view.pass_direction),
+            "direction_words": direction,
+            "target": target,
+            "target_name": target_name,
+            "label": f"Pass 3 cards {direction} ({target_name})",
+            "done": view.passed is not None,
+            "passed": [card_info(card) for card in view.passed or ()],
+            "waiting_text": f"Waiting for {_join(waiting)} to pass." if waiting else "",
+        }
+
+    received_info = None
+    if view.phase == "play" and view.received and not played_this_deal:
+        sender = (me - view.pass_direction.offset(n)) % n
+        received_info = {
+            "from_name": names.get(sender, ""),
+            "cards": [card_info(card) for card in view.received],
+            "passed": [card_info(card) for card in view.passed or ()],
+        }
+
+    moon = None
+    if view.phase == "moon_choice" and not ended:
+        shooter = view.moon_shooter
+        value = view.rules.deal_value
+        if shooter == you:
+            subtract_scores = [s + p for s, p in zip(view.scores, view.moon_outcomes["subtract"])]
+            add_scores = [s + p for s, p in zip(view.scores, view.moon_outcomes["add"])]
+            moon = {
+                "mine": True,
+                "value": value,
+                "takes": view.rules.moon_takes,
+                "options": [
+                    {"choice": "subtract", "label": f"Take {value} off my score",
+                     "result": _score_line(subtract_scores, seats), "hinted": bool(hint_info and hint_info["choice"] == "subtract")},
+                    {"choice": "add", "label": f"Everyone else scores {value}",
+                     "result": _score_line(add_scores, seats), "hinted": bool(hint_info and hint_info["choice"] == "add")},
+                ],
+            }
+        else:
+            moon = {"mine": False, "shooter_name": names.get(shooter, ""), "value": value}
+
+    # The last deal's result: shown from the start of the next deal until your first move in it.
+    deal_summary = None
+    if view.phase == "over" or ended:
+        deal_summary = _deal_summary(steps, _last_scored_deal(steps), names, you, n, view.rules.deal_value)
+    elif view.deal_number > 1 and not my_steps_this_deal and not view.tricks:
+        deal_summary = _deal_summary(steps, view.deal_number - 1, names, you, n, view.rules.deal_value)
+
+    game_over = None
+    if view.phase == "over" or ended:
+        order = sorted(range(n), key=lambda s: (view.scores[s], s))
+        places = standing_places(view.scores)
+        winners = list(view.winners)
+        changes = table.rating_changes
+        game_over = {
+            "finished": view.phase == "over",
+            "abandoned": table.status == "abandoned",
+            "end_reason": table.end_reason,
+            "winners": [seats[s]["name"] for s in winners],
+            "winners_text": _winners_text(winners, seats, you),
+            "i_won": you in winners,
+            "standings": [
+                {"place": places[s], "name": seats[s]["name"],
+                 "score": view.scores[s], "is_me": s == you, "won": s in winners, "rating": changes.get(s)}
+                for s in order
+            ],
+            "rated": bool(changes),
+            "my_rating": changes.get(you),
+            "rematch": None,
+        }
+
+    deadline = table.turn_deadline if not ended else None
+    status_text = _status_text(view, seats, you, ended, table)
+
+    context = {
+        "table_id": table.table_id,
+        "version": table.version,
+        "kind": table.kind,
+        "status": table.status,
+        "live": live,
+        "spectator": spectator,
+        "watchers": table.watchers,
+        "rated": table.rated,
+        "is_learn": is_learn,
+        "seat": me,
+        "players": n,
+        "phase": view.phase,
+        "deal_number": view.deal_number,
+        "hearts_broken": view.hearts_broken,
+        "pass_direction": str(view.pass_direction),
+        "pass_direction_text": _direction_text(view, names),
+        "my_turn": my_turn,
+        "turn": " ".join(str(s) for s in view.to_act) if not ended else "",
+        "is_over": view.phase == "over" or ended,
+        "error": error,
+        "me": me_dict,
+        "opponents": opponents,
+        "seats": seats,
+        "seat_list": [seats[s] for s in range(n)],
+        "hand": hand,
+        "hand_size": size,
+        "trick": trick,
+        "last_trick": last_trick,
+        "previous_trick": previous_trick,
+        "passing": passing,
+        "received": received_info,
+        "moon": moon,
+        "deal_summary": deal_summary,
+        "game_over": game_over,
+        "status_text": status_text,
+        "hand_why": hand_why,
+        "announcement": _announcement(steps[-1] if steps else None, seats, status_text, view.deal_number),
+        "turn_deadline": deadline,
+        "turn_timer_seconds": table.turn_timer_seconds,
+        "hint": hint_info,
+        "can_hint": not live and my_turn and view.phase in ("pass", "play", "moon_choice"),
+        "kitty": [card_info(card) for card in view.kitty],
+        "kitty_size": view.kitty_size,
+        "removed": [card_info(card) for card in view.removed],
+        "target": view.rules.target,
+        "rules_lines": table.rules_lines,
+        **table.urls,
+    }
+    context["notes"] = learn.notes(view, steps, names) if is_learn else []
+    return context
+
+
+def standing_places(scores) -> list[int]:
+    """Each seat's place at the end of a game: lower scores first, and equal scores share a
+    place, as they do in the ratings (``ratings.services``).
+
+    >>> standing_places([26, 13, 13, 0])
+    [4, 2, 2, 1]
+    """
+    return [1 + sum(other < score for other in scores) for score in scores]
+
+
+def _steps_of_deal(steps: list[Step], deal: int) -> list[Step]:
+    """The steps of ``deal`` when it is the newest one (none if it has not begun). Found from
+    the end: a whole game's history is long, and every seat is drawn at every move."""
+    start = len(steps)
+    while start and steps[start - 1].deal == deal:
+        start -= 1
+    return steps[start:]
+
+
+def _last_scored_deal(steps: list[Step]) -> int:
+    for step in reversed(steps):
+        if any(event["type"] == "deal_scored" for event in step.events):
+            return step.deal
+    return 1
+
+
+@functools.lru_cache(maxsize=256)
+def describe_rules(learning: bool, rules_json: str) -> tuple[str, ...]:
+    """Drawn once per set of rules: every seat's table lists them at every move."""
+    described = tuple(Rules.from_dict(json.loads(rules_json)).describe())
+    if learning:
+        return (
+            "One practice hand against three friendly computer players.",
+            "A real game goes on, deal after deal, until someone reaches 100 points; the lowest score wins.",
+        ) + described[1:-1]
+    return described
+
+
+def _score_line(scores: list[int], seats: dict[int, dict]) -> str:
+    return ", ".join(f"{seats[s]['name']} {score}" for s, score in enumerate(scores))
+
+
+def _winners_text(winners: list[int], seats: dict[int, dict], me: int) -> str:
+    if not winners:
+        return "The game ended without a winner."
+    if winners == [me]:
+        return "You win!"
+    names = [seats[s]["name"] for s in winners]
+    if len(winners) == 1:
+        return f"{names[0]} wins."
+    return f"{_join(names)} share the win."
+
+
+def _direction_text(view, names: dict[int, str]) -> str:
+    direction = view.pass_direction
+    if direction is PassDirection.HOLD:
+        return "Hold deal: no passing"
+    target = view.pass_target
+    return f"Pass {DIRECTION_WORDS[direction]} → {names.get(target, '')}"
+
+
+def _not_your_turn(view, names, me, ended) -> str:
+    if ended or view.phase == "over":
+        return "The game is over."
+    if view.phase == "pass":
+        return "You have passed; wait for the others."
+    if view.phase == "moon_choice":
+        return f"Wait for {names.get(view.moon_shooter, 'the shooter')} to score the moon."
+    turn = view.to_act[0] if view.to_act else None
+    return f"Wait for your turn — {names.get(turn, 'someone else')} is playing."
+
+
+def _status_text(view, seats, me, ended, table) -> str:
+    if table.status == "abandoned":
+        return "This game was stopped" + (f": {table.end_reason}" if table.end_reason else ".")
+    if ended or view.phase == "over":
+        return "Game over."
+    if view.phase == "pass":
+        if me in view.to_act:
+            target = seats[view.pass_target]["name"] if view.pass_target is not None else ""
+            return f"Choose 3 cards to pass {DIRECTION_WORDS[view.pass_direction]} to {target}."
+        waiting = [seats[s]["name"] for s in view.to_act]
+        return f"Waiting for {_join(waiting)} to pass."
+    if view.phase == "moon_choice":
+        if view.moon_shooter == me:
+            return "You shot the moon! Choose how to score it."
+        return f"{seats[view.moon_shooter]['name']} shot the moon and is choosing how to score it."
+    turn = view.to_act[0]
+    if turn == me:
+        if not view.current_trick:
+            return "Your lead: play any highlighted card."
+        suit = view.current_trick[0][1].suit
+        if any(card.suit == suit for card in view.hand):
+            return f"Your turn: follow {suit.plural}."
+        return f"Your turn: you have no {suit.plural}, so play any highlighted card."
+    name = seats[turn]["name"]
+    if seats[turn]["computer_plays"]:
+        return f"{name} is thinking…"
+    return f"Waiting for {name} to play."
+
+
+def _taken_trick(done, seats: dict[int, dict], rules) -> dict:
+    points = sum(rules.card_points(card) for card in done.cards)
+    winner = seats[done.winner]["name"]
+    caption = _does(winner, "take", "takes") + " the trick"
+    if points:
+        caption += f" · {points} pt{'' if points == 1 else 's'}"
+    return {
+        "winner": done.winner,
+        "winner_name": winner,
+        "caption": caption,
+        "points": points,
+        "plays": [
+            {"seat": seat, "name": seats[seat]["name"], "position": seats[seat]["position"],
+             "card": card_info(card), "won": seat == done.winner}
+            for seat, card in done.plays
+        ],
+    }
+
+
+def _does(name: str, your_verb: str, their_verb: str) -> str:
+    """``name`` with the verb that fits it: "You take", "Ben takes"."""
+    return f"{name} {your_verb if name == 'You' else their_verb}"
+
+
+def _announcement(step: Step | None, seats: dict[int, dict], status_text: str, deal: int) -> str:
+    """What a screen reader says after a change: the last action of this deal, in words, then
+    the status. (The last action of the deal before is not repeated: its cards are dealt again.)"""
+    said = []
+    if step is not None and step.deal != deal:
+        said.append(f"Deal {step.deal} is over.")
+    elif step is not None:
+        name = seats[step.seat]["name"]
+        if step.kind == "play":
+            said.append(_does(name, "play", "plays") + f" the {Card.parse(step.card).name}.")
+        elif step.kind == "pass":
+            said.append(_does(name, "pass", "passed") + " 3 cards.")
+        for event in step.events:
+            if event["type"] == "trick_won":
+                winner = seats[event["seat"]]["name"]
+                points = event["points"]
+                said.append(_does(winner, "take", "takes") + " the trick"
+                            + (f", {points} point{'' if points == 1 else 's'}." if points else "."))
+    said.append(status_text)
+    return " ".join(said)
+
+
+TABLE_PARTS = ("state", "bar", "alert", "centre", "overlay", "status_line", "announce", "hint_box",
+               "me_area", "coach", "scores", "previous_trick_panel")
+"""The macros of ``_table_parts.html`` drawn for every seat, besides one ``seat_plate`` per
+other seat."""
+
+
+@dataclass
+class TableDrawing:
+    """One seat's table: its ``parts`` by element id (``t-bar``, ``t-seat-2``, …; none before
+    the game starts), and :meth:`whole`, the whole table laid out from those same parts.
+
+    A socket is sent the whole table once, then only the parts that changed
+    (``live.consumers.changed_parts``)."""
+
+    context: dict
+    parts: dict[str, str]
+
+    def whole(self) -> str:
+        """HTML of the whole table; its root element is ``<div id="table">``."""
+        html = table_templates().get_template("games/table_fragment.html").render({**self.context, "parts": self.parts})
+        # Jinja2 escapes what it prints (autoescape), so its output is safe to embed in a page.
+        return Markup(html)
+
+
+TRICK_OPEN = '<div class="trick" id="t-trick" aria-label="Cards on the table">'
+TRICK_CARD = '<div class="trick-card '
+TRICK_CARD_END = "</div></div>"  # a trick card's own element and the card in it
+
+
+def part_change(old: str, new: str) -> str:
+    """What to send for a part of the table that was ``old`` and is ``new``: ``new`` itself,
+    or, when the only change is cards added to the trick in progress, just those cards, to be
+    added to the end of ``#t-trick`` (``data-append``, ``games/table.js``).
+
+    >>> old = '<div id="t-centre">' + TRICK_OPEN + '<div class="trick-card a"><i></i></div></div></div></div>'
+    >>> new = old.replace('</div></div></div></div>', '</div></div><div class="trick-card b"><i></i></div></div></div></div>')
+    >>> part_change(old, new)
+    '<div id="t-trick" data-append><div class="trick-card b"><i></i></div></div></div>'
+    >>> part_change(old, '<div id="t-centre"></div>')
+    '<div id="t-centre"></div>'
+    """
+    start = old.find(TRICK_OPEN)
+    if start < 0 or len(new) <= len(old):
+        return new
+    end = start + len(TRICK_OPEN)
+    while old[end:end + 1].isspace():
+        end += 1
+    while old.startswith(TRICK_CARD, end):
+        end = old.index(TRICK_CARD_END, end) + len(TRICK_CARD_END)
+    added = new[end:len(new) - (len(old) - end)]
+    if added.startswith(TRICK_CARD) and new == old[:end] + added + old[end:]:
+        return f'<div id="t-trick" data-append>{added}</div>'
+    return new
+
+
+def _part_id(html: str) -> str:
+    start = html.index(' id="') + 5
+    return str(html[start:html.index('"', start)])
+
+
+def draw(context: dict) -> TableDrawing:
+    """Draw each part of the table of ``context`` (:func:`table_context`) once."""
+    module = table_templates().get_template("games/_table_parts.html").make_module(context)
+    drawn = [getattr(module, name)() for name in TABLE_PARTS]
+    drawn += [module.seat_plate(seat) for seat in context["opponents"]]
+    return TableDrawing(context, {_part_id(html): html for html in drawn})
