@@ -2,6 +2,9 @@
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
+NPM ?= npm
+# Pyodide, for solo play offline (package.json), served by the site itself.
+BROWSER_PACKAGES := node_modules/.installed
 
 .PHONY: run test worker
 
@@ -11,12 +14,16 @@ $(VENV)/.installed: requirements.txt
 	$(PY) -m pip install -r requirements.txt
 	touch $@
 
-run: $(VENV)/.installed
+$(BROWSER_PACKAGES): package.json package-lock.json
+	$(NPM) ci --no-audit --no-fund
+	touch $@
+
+run: $(VENV)/.installed $(BROWSER_PACKAGES)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput -v 0
 	$(VENV)/bin/daphne -b 127.0.0.1 -p 8000 hearts_site.asgi:application
 
-test: $(VENV)/.installed
+test: $(VENV)/.installed $(BROWSER_PACKAGES)
 	$(PY) manage.py collectstatic --noinput -v 0
 	$(PY) -m pytest $(PYTEST_ARGS)
 

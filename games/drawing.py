@@ -600,10 +600,10 @@ class TableDrawing:
     parts: dict[str, str]
 
     def whole(self) -> str:
-        """HTML of the whole table; its root element is ``<div id="table">``."""
-        html = table_templates().get_template("games/table_fragment.html").render({**self.context, "parts": self.parts})
-        # Jinja2 escapes what it prints (autoescape), so its output is safe to embed in a page.
-        return Markup(html)
+        """HTML of the whole table; its root element is ``<div id="table">``.  A plain ``str``
+        (text added to it is not escaped), safe to put in a page as it is: Jinja2 escaped what
+        it printed."""
+        return table_templates().get_template("games/table_fragment.html").render({**self.context, "parts": self.parts})
 
 
 TRICK_OPEN = '<div class="trick" id="t-trick" aria-label="Cards on the table">'

@@ -21,6 +21,7 @@ import json
 from django.template.backends.utils import csrf_input_lazy
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 
 from games import bots, drawing, services, snapshots
 from games.drawing import Person, TableDrawing, TableFacts, describe_rules
@@ -247,7 +248,8 @@ def render_table(
     spectator: bool = False,
 ) -> str:
     """HTML of the whole table for one seat (:func:`draw_table`, laid out whole)."""
-    return draw_table(table, seat_number, error=error, hint=hint, request=request, spectator=spectator).whole()
+    html = draw_table(table, seat_number, error=error, hint=hint, request=request, spectator=spectator).whole()
+    return mark_safe(html)  # Jinja2 escaped what it printed
 
 
 def table_assets_html() -> str:

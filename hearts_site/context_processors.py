@@ -4,6 +4,7 @@ from django.urls import reverse
 NAVIGATION = [
     ("Play", "solo:new", True),
     ("Learn", "solo:learn", True),
+    ("Offline", "solo:offline", True),
     ("My games", "solo:my_games", True),
     ("Live", "live:lobby", False),
     ("Leaderboard", "ratings:leaderboard", True),

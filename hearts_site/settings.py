@@ -170,6 +170,9 @@ USE_TZ = True
 
 STATIC_URL = "/static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# Pyodide, for solo play offline (solo.offline), from its npm package (package.json; make installs it).
+PYODIDE_DIR = BASE_DIR / "node_modules" / "pyodide"
+STATICFILES_DIRS = [("pyodide", PYODIDE_DIR)] if PYODIDE_DIR.is_dir() else []
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

@@ -19,4 +19,8 @@ urlpatterns = [
     path("table/<int:table_id>/replay/", views.replay, name="replay"),
     path("table/<int:table_id>/abandon/", views.abandon, name="abandon"),
     path("table/<int:table_id>/delete/", views.delete, name="delete"),
+    path("play-offline/", views.offline_page, name="offline"),
+    path("play-offline/hearts-<str:version>.zip", views.offline_bundle, name="offline_bundle"),
+    path("sw.js", views.service_worker, name="service_worker"),
+    path("manifest.webmanifest", views.web_manifest, name="manifest"),
 ]

@@ -1,12 +1,16 @@
-"""Pages of solo play: new game, the table (HTMX), hints, my games, replay, learn to play.
+"""Pages of solo play: new game, the table (HTMX), hints, my games, replay, learn to play, and offline play.
 
 Every move goes through ``games.services.submit_action``; every table is drawn by
 ``games.presenters.render_table`` from the player's own view.
 """
+import hashlib
+import json
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
@@ -18,6 +22,7 @@ from games.engine import Card, Rules
 from games.forms import NewGameForm
 from games.models import Seat, Table
 from games.protocol import table_socket_path, whole_number
+from solo import offline
 from solo.stats import solo_statistics
 
 
@@ -392,3 +397,60 @@ def learn_view(request):
     done = lessons.filter(status=Table.Status.FINISHED).exists()
     return render(request, "games/learn.html", {"current": current, "done": done})
 
+
+
+# --------------------------------------------------------------------------- offline play
+
+
+def offline_page(request):
+    """Solo play with no server: the table runs in the browser (``solo/offline.js``)."""
+    version = offline.bundle()[1]
+    return render(request, "solo/offline.html", {
+        "bundle_url": reverse("solo:offline_bundle", args=[version]),
+        "pyodide_url": offline.pyodide_url(),
+        "available": offline.pyodide_available(),
+    })
+
+
+def offline_bundle(request, version: str):
+    """The Python the offline table runs (:func:`solo.offline.bundle`); its address names its
+    version, so it is kept as long as it is current."""
+    data, current = offline.bundle()
+    if version != current:
+        return redirect("solo:offline_bundle", current)
+    response = HttpResponse(data, content_type="application/zip")
+    response["Cache-Control"] = "public, max-age=31536000, immutable"
+    return response
+
+
+def service_worker(request):
+    """The service worker: keeps the offline page and what it needs, for play with no network.
+    Served from the site's root so that it may answer for every page."""
+    version = offline.bundle()[1]
+    page_url = reverse("solo:offline")
+    urls = offline.cached_urls(page_url, reverse("solo:offline_bundle", args=[version]))
+    cache = "hearts-" + hashlib.sha256(json.dumps(urls).encode()).hexdigest()[:16]
+    response = render(request, "solo/sw.js", {"cache": cache, "urls_json": json.dumps(urls), "page_url": page_url},
+                      content_type="text/javascript")
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+def web_manifest(request):
+    """The web app manifest: the site installs like an app, opening on the offline page's
+    games when there is no network."""
+    manifest = {
+        "name": "Hearts",
+        "short_name": "Hearts",
+        "description": "Play Hearts against the computer, online or offline.",
+        "start_url": reverse("home"),
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#0b5d3b",
+        "theme_color": "#0b5d3b",
+        "icons": [
+            {"src": static("solo/icon.svg"), "sizes": "any", "type": "image/svg+xml", "purpose": "any"},
+            {"src": static("solo/icon.svg"), "sizes": "any", "type": "image/svg+xml", "purpose": "maskable"},
+        ],
+    }
+    return JsonResponse(manifest, content_type="application/manifest+json")

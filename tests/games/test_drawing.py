@@ -12,7 +12,7 @@ from games import drawing
 from games.engine import Game, Rules
 from games.history import game_with_history
 
-PURE = ["games.drawing", "games.history", "games.templating"]
+PURE = ["games.drawing", "games.history", "games.templating", "games.offline"]
 
 
 @pytest.mark.parametrize("name", PURE)

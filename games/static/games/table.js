@@ -49,6 +49,12 @@
     pump();
   });
 
+  // The offline table (solo/offline.js) hands over its changes as the socket would.
+  document.addEventListener("hearts:update", function (event) {
+    queue.push(event.detail);
+    pump();
+  });
+
   function pump() {
     if (pumping) return;
     var wait = busyUntil - Date.now();

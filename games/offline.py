@@ -1,0 +1,159 @@
+"""Solo play in the browser, with no server: the offline table's moves and drawing.
+
+The offline page (``solo/offline.js``) runs this module in Pyodide, over the same engine,
+computer players and table drawing as the server (:mod:`games.engine`, :mod:`games.bots`,
+:mod:`games.drawing`), so a rule, a computer's decision or a part of the table is written
+once.  No Django here.
+
+A game is kept by the browser as a plain dict (:meth:`OfflineTable.saved`): an id, the
+computers' level, when it started and the engine's own saved game (``Game.to_dict``), so it
+can be sent to the server later and replayed there move by move.
+
+>>> table = OfflineTable.new("easy", seed=4, game_id="a1")
+>>> table.computer_to_act, table.game.to_act
+(True, (0, 1, 2, 3))
+>>> '<div id="table"' in table.whole()
+True
+>>> table.act({"action": "pass", "cards": ["2C", "3C"], "version": 0})
+'Choose exactly 3 cards to pass (you chose 2).'
+>>> cards = [str(card) for card in table.game.hands[0][:3]]
+>>> table.act({"action": "pass", "cards": cards, "version": 0}) is None
+True
+>>> while table.computer_move():
+...     pass
+>>> table.game.phase, table.game.ply >= 4
+('play', True)
+>>> 't-me' in table.changes()
+True
+"""
+from __future__ import annotations
+
+from games import bots
+from games.drawing import Person, TableFacts, draw, part_change, table_context
+from games.engine import Game, IllegalAction, Rules
+from games.history import game_with_history, step_of
+from games.protocol import BadMove, parse_move
+
+YOU = 0
+"""The player's seat; the computers sit in the others."""
+
+SAVED_FORMAT = "hearts-offline/1"
+
+
+class OfflineTable:
+    """One offline game against three computers, as its player sees it from seat 0."""
+
+    def __init__(self, saved: dict) -> None:
+        if not isinstance(saved, dict) or saved.get("format") != SAVED_FORMAT:
+            raise ValueError("Not an offline game.")
+        if saved.get("level") not in bots.LEVELS:
+            raise ValueError(f"Unknown computer level {saved.get('level')!r}.")
+        self.id = str(saved["id"])
+        self.level = saved["level"]
+        self.started = str(saved.get("started", ""))
+        self.game, self.steps = game_with_history(saved["game"])
+        self.hint = None
+        self.error: str | None = None
+        self._sent: dict[str, str] = {}
+
+    @classmethod
+    def new(cls, level: str, seed: int, game_id: str, started: str = "") -> "OfflineTable":
+        """A new game at ``level`` (``"easy"``, ``"medium"`` or ``"hard"``) dealt from ``seed``."""
+        game = Game.new(Rules(), seed=seed)
+        return cls({"format": SAVED_FORMAT, "id": game_id, "level": level, "started": started,
+                    "game": game.to_dict()})
+
+    def saved(self) -> dict:
+        """The game as the browser keeps it (and sends it to the server)."""
+        return {"format": SAVED_FORMAT, "id": self.id, "level": self.level, "started": self.started,
+                "game": self.game.to_dict()}
+
+    @property
+    def over(self) -> bool:
+        return self.game.phase == "over"
+
+    @property
+    def computer_to_act(self) -> bool:
+        """True when a computer is to act (while the player passes, the computers pass first)."""
+        return any(seat != YOU for seat in self.game.to_act)
+
+    # ------------------------------------------------------------------ moves
+
+    def act(self, fields: dict) -> str | None:
+        """The player's move or request, as the table's forms send it (``games.protocol``):
+        None when done, else what to tell the player.  A move made on an earlier position (a
+        double click) is ignored without a word, as at the server's tables."""
+        self.error = None
+        if isinstance(fields, dict) and fields.get("action") == "hint":
+            view = self.game.view(YOU)
+            self.hint = bots.hint(view) if YOU in view.to_act else None
+            return None
+        try:
+            action, version = parse_move(fields)
+        except BadMove as problem:
+            self.error = str(problem)
+            return self.error
+        if version is not None and version != self.game.ply:
+            return None
+        try:
+            self._apply(YOU, action)
+        except IllegalAction as problem:
+            self.error = str(problem)
+            return self.error
+        return None
+
+    def computer_move(self) -> bool:
+        """One computer's action, if a computer is to act (True), else False."""
+        seats = [seat for seat in self.game.to_act if seat != YOU]
+        if not seats:
+            return False
+        seat = seats[0]
+        seed = hash((self.id, self.game.ply, seat)) & 0xFFFFFFFF
+        self._apply(seat, bots.choose_action(self.game.view(seat), self.level, seed=seed))
+        return True
+
+    def _apply(self, seat: int, action) -> None:
+        events = self.game.apply(seat, action)
+        entry = self.game.to_dict()["log"][-1]
+        self.steps.append(step_of(self.game.ply, entry, events))
+        self.hint = None
+
+    # ------------------------------------------------------------------ drawing
+
+    def _drawing(self):
+        game = self.game
+        people = (Person("You", "Player"),) + tuple(
+            Person(bots.COMPUTER_NAMES[seat], f"{self.level.capitalize()} computer", is_bot=True,
+                   is_person=False, computer_plays=True)
+            for seat in range(1, game.players)
+        )
+        facts = TableFacts(
+            table_id=0, version=game.ply, people=people, status="finished" if self.over else "playing",
+            rules_lines=tuple(game.rules.describe()), urls=OFFLINE_URLS,
+        )
+        return draw(table_context(facts, game, self.steps, game.view(YOU), hint=self.hint, error=self.error))
+
+    def whole(self) -> str:
+        """The whole table (the page's first drawing, or after a reload)."""
+        drawing = self._drawing()
+        self._sent = dict(drawing.parts)
+        return drawing.whole()
+
+    def changes(self) -> str:
+        """The parts of the table that changed since last drawn, as the socket sends them."""
+        parts = self._drawing().parts
+        sent = self._sent
+        message = "".join(part_change(sent[key], html) for key, html in parts.items()
+                          if key in sent and sent[key] != html)
+        self._sent = dict(parts)
+        return message
+
+
+PAGE_URL = "/play-offline/"
+"""The offline page's address (``solo:offline``; a test checks they agree)."""
+
+OFFLINE_URLS = {
+    "page_url": PAGE_URL, "action_url": PAGE_URL, "replay_url": "", "new_game_url": PAGE_URL,
+    "learn_url": "", "my_games_url": PAGE_URL, "lobby_url": "", "resign_url": "", "new_room_url": "",
+}
+"""Where the offline table's links go: back to the offline page, which keeps the games."""

@@ -1,0 +1,83 @@
+"""What the browser needs to play solo offline: the Python it runs (one zip), the service
+worker that keeps it and the pages, and the web app manifest.
+
+The offline table runs :mod:`games.offline` in Pyodide (served from the npm package, see
+``package.json``; never from a CDN).  :func:`bundle` packs the pure-Python modules it needs,
+with the table's templates and Jinja2, from the very files the server runs.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib.util
+import io
+import zipfile
+from pathlib import Path
+
+from django.conf import settings
+from django.templatetags.static import static
+
+BASE = Path(settings.BASE_DIR)
+
+GAMES_MODULES = ("__init__", "drawing", "history", "learn", "offline", "protocol", "templating")
+BOTS_LEFT_OUT = ("arena.py", "figures.py", "outside_arena.py")  # tools of the benchmark, not play
+PACKAGES = ("jinja2", "markupsafe")  # the drawing's templates; pure Python (markupsafe's C part is optional)
+
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+"""What Pyodide loads to start (``STATICFILES_DIRS``: ``static/pyodide/``)."""
+
+PAGE_ASSETS = (
+    "css/site.css", "vendor/htmx-2.0.11.min.js", "vendor/htmx-ext-ws-2.0.4.min.js", "games/table.css",
+    "games/table.js", "solo/offline.js", "solo/icon.svg",
+)
+"""The offline page's own files (``solo/offline.html`` and what it extends)."""
+
+
+def _bundle_files() -> list[tuple[str, Path]]:
+    """(name in the zip, file) for every file of the bundle, in a fixed order."""
+    files = [(f"games/{name}.py", BASE / "games" / f"{name}.py") for name in GAMES_MODULES]
+    for package in ("engine", "bots"):
+        for path in sorted((BASE / "games" / package).glob("*.py")):
+            if path.name not in BOTS_LEFT_OUT:
+                files.append((f"games/{package}/{path.name}", path))
+    for path in sorted((BASE / "templates" / "jinja2" / "games").glob("*.html")):
+        files.append((f"templates/jinja2/games/{path.name}", path))
+    for package in PACKAGES:
+        root = Path(importlib.util.find_spec(package).origin).parent
+        for path in sorted(root.glob("*.py")):
+            files.append((f"{package}/{path.name}", path))
+    return files
+
+
+@functools.cache
+def bundle() -> tuple[bytes, str]:
+    """The zip of the Python the offline table runs, and its version (a hash of its content).
+
+    Made once per process: the files are those this server runs.
+    """
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, path in _bundle_files():
+            info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))  # same files, same zip
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, path.read_bytes())
+    data = out.getvalue()
+    return data, hashlib.sha256(data).hexdigest()[:16]
+
+
+def pyodide_available() -> bool:
+    """True when the npm package is installed (``make`` installs it)."""
+    return (BASE / "node_modules" / "pyodide" / "pyodide.mjs").exists()
+
+
+def pyodide_url() -> str:
+    """Where Pyodide's files are: it asks for them by their own names (not the hashed names
+    of the production static files), so this is their folder's plain address."""
+    return settings.STATIC_URL + "pyodide/"
+
+
+def cached_urls(page_url: str, bundle_url: str) -> list[str]:
+    """What the service worker keeps for offline play."""
+    return [page_url, bundle_url] + [static(name) for name in PAGE_ASSETS] + [
+        pyodide_url() + name for name in PYODIDE_FILES
+    ]

@@ -1,0 +1,154 @@
+/* The offline table: solo play with no server.  Pyodide (from the site, kept by the service
+   worker) runs games.offline: the same engine, computers and table drawing as the server.
+   This script only starts it, keeps the games in localStorage, sends the player's moves to
+   it and hands the changed parts of the table to table.js, as the socket does online. */
+(function () {
+  var page = document.getElementById("offline");
+  if (!page) return;
+  var STORE = "hearts.offline.games";
+  var status = document.getElementById("offline-status");
+  var tableBox = document.getElementById("offline-table");
+  var start = document.getElementById("offline-start");
+  var list = document.getElementById("offline-games");
+  var py = null, offline = null, table = null, busy = false, thinking = [];
+
+  function say(text) { status.textContent = text; }
+  function games() {
+    try { return JSON.parse(localStorage.getItem(STORE) || "{}"); } catch (e) { return {}; }
+  }
+  function keep(saved) {
+    var all = games();
+    all[saved.id] = saved;
+    try { localStorage.setItem(STORE, JSON.stringify(all)); } catch (e) { say("This device has no room left to keep the game."); }
+  }
+  function wait(ms) { return new Promise(function (done) { setTimeout(done, ms); }); }
+  function saveTable() { keep(JSON.parse(table.saved_json())); }
+
+  function showGames() {
+    var all = games();
+    var ids = Object.keys(all).sort(function (a, b) { return (all[b].started || "").localeCompare(all[a].started || ""); });
+    list.innerHTML = "";
+    ids.forEach(function (id) {
+      var saved = all[id];
+      var item = document.createElement("li");
+      var over = saved.game && saved.game.state && saved.game.state.phase === "over";
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "link";
+      button.setAttribute("data-resume", id);
+      button.textContent = (over ? "See" : "Resume") + " the game of " + (saved.started || "").slice(0, 16).replace("T", " ") + " (" + saved.level + ")";
+      item.appendChild(button);
+      list.appendChild(item);
+    });
+    list.hidden = !ids.length;
+  }
+
+  async function boot() {
+    say("Getting the computer players ready…");
+    var began = performance.now();
+    var module = await import(page.getAttribute("data-pyodide") + "pyodide.mjs");
+    py = await module.loadPyodide({ indexURL: page.getAttribute("data-pyodide") });
+    var zip = await (await fetch(page.getAttribute("data-bundle"))).arrayBuffer();
+    py.unpackArchive(zip, "zip");
+    offline = py.pyimport("games.offline");
+    py.runPython([
+      "import json",
+      "from games import offline as _offline",
+      "class _Bridge:",
+      "    def __init__(self, table): self.table = table",
+      "    def whole(self, _=None): return self.table.whole()",
+      "    def changes(self, _=None): return self.table.changes()",
+      "    def saved_json(self, _=None): return json.dumps(self.table.saved())",
+      "    def act(self, fields): return self.table.act(json.loads(fields))",
+      "    def computer_move(self, _=None): return self.table.computer_move()",
+      "    def computer_to_act(self, _=None): return self.table.computer_to_act",
+      "    def passing(self, _=None): return self.table.game.phase == 'pass'",
+      "def open_table(saved): return _Bridge(_offline.OfflineTable(json.loads(saved)))",
+      "def new_table(level, seed, game_id, started): return _Bridge(_offline.OfflineTable.new(level, seed, game_id, started))",
+    ].join("\n"));
+    page.setAttribute("data-ready", String(Math.round(performance.now() - began)));
+    say("Ready: choose the computers' level and deal.");
+    start.querySelector("button[type=submit]").disabled = false;
+    showGames();
+  }
+
+  function show() {
+    tableBox.innerHTML = table.whole();
+    var root = document.getElementById("table");
+    if (root) root.setAttribute("data-synced", "1");  // drawn here, so in step with the game
+    if (window.htmx) htmx.process(tableBox);
+    start.hidden = true;
+    list.hidden = true;
+    say("");
+    tableBox.dispatchEvent(new CustomEvent("hearts:shown", { bubbles: true }));
+  }
+  function update() {
+    var message = table.changes();
+    if (message) document.dispatchEvent(new CustomEvent("hearts:update", { detail: message }));
+  }
+  async function computers() {
+    if (busy) return;
+    busy = true;
+    try {
+      while (table.computer_to_act()) {
+        await wait(table.passing() ? 0 : 450);
+        var began = performance.now();
+        table.computer_move();
+        thinking.push(Math.round((performance.now() - began) * 100) / 100);
+        page.setAttribute("data-computer-ms", thinking.slice(-200).join(" "));  // read by tests.offline_bench
+        saveTable();
+        update();
+      }
+    } finally { busy = false; }
+  }
+
+  start.addEventListener("submit", function (event) {
+    event.preventDefault();
+    var level = new FormData(start).get("level") || "medium";
+    var id = "g" + Date.now().toString(36) + Math.random().toString(36).slice(2, 8);
+    var seed = Math.floor(Math.random() * 2147483647);
+    var t0 = performance.now();
+    table = py.globals.get("new_table")(level, seed, id, new Date().toISOString());
+    page.setAttribute("data-dealt-ms", (performance.now() - t0).toFixed(1));
+    saveTable();
+    show();
+    computers();
+  });
+
+  document.addEventListener("click", function (event) {
+    var resume = event.target.closest("[data-resume]");
+    if (!resume || !py) return;
+    var saved = games()[resume.getAttribute("data-resume")];
+    if (!saved) return;
+    table = py.globals.get("open_table")(JSON.stringify(saved));
+    show();
+    computers();
+  });
+
+  // The table's forms: sent to the Python table instead of a socket (capture: before htmx).
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!table || !tableBox.contains(form)) return;
+    event.preventDefault();
+    event.stopPropagation();
+    if (busy) return;
+    var data = new FormData(form, event.submitter || undefined);
+    var fields = {};
+    data.forEach(function (value, key) {
+      if (key === "csrfmiddlewaretoken") return;
+      var all = data.getAll(key);
+      fields[key] = all.length > 1 ? all : value;
+    });
+    var root = document.getElementById("table");
+    if (root && fields.action !== "hint") fields.version = Number(root.getAttribute("data-version"));
+    table.act(JSON.stringify(fields));
+    saveTable();
+    update();
+    computers();
+  }, true);
+
+  if (!("serviceWorker" in navigator)) say("This browser cannot keep the game for offline play.");
+  boot().catch(function (error) {
+    say("Offline play could not start here: " + error.message);
+  });
+})();
