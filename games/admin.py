@@ -70,6 +70,21 @@ class StuckFilter(admin.SimpleListFilter):
         return queryset
 
 
+class PlayedOfflineFilter(admin.SimpleListFilter):
+    title = "played"
+    parameter_name = "played"
+
+    def lookups(self, request, model_admin):
+        return [("offline", "Offline, in the player's browser"), ("here", "On the site")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "offline":
+            return queryset.exclude(offline_id="")
+        if self.value() == "here":
+            return queryset.filter(offline_id="")
+        return queryset
+
+
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):
     list_display = (
@@ -77,7 +92,7 @@ class TableAdmin(admin.ModelAdmin):
         "turn_timer_seconds", "turn_deadline", "updated_at", "replay_link",
     )
     list_display_links = ("id", "kind")
-    list_filter = ("status", "kind", "rated", "turn_timer_seconds", StuckFilter, "created_at")
+    list_filter = ("status", "kind", "rated", "turn_timer_seconds", StuckFilter, PlayedOfflineFilter, "created_at")
     search_fields = ("=id", "code", "host__username", "host__email", "seats__user__username",
                      "seats__user__display_name", "end_reason")
     list_select_related = ("host",)
@@ -87,13 +102,13 @@ class TableAdmin(admin.ModelAdmin):
     readonly_fields = (
         "kind", "status", "code", "host", "rated", "rules_pretty", "players_list", "replay_link", "version", "seed",
         "turn_timer_seconds", "turn_deadline", "state_summary", "state_pretty", "created_at", "updated_at",
-        "started_at", "finished_at", "end_reason",
+        "started_at", "finished_at", "end_reason", "offline_id",
     )
     fieldsets = (
         (None, {"fields": ("kind", "status", "code", "host", "rated", "players_list", "replay_link")}),
         ("Rules and timer", {"fields": ("rules_pretty", "turn_timer_seconds", "turn_deadline")}),
         ("Progress", {"fields": ("version", "state_summary", "started_at", "finished_at", "end_reason",
-                                 "created_at", "updated_at")}),
+                                 "offline_id", "created_at", "updated_at")}),
         ("Stored engine state (every hand: staff only)", {"classes": ("collapse",),
                                                           "fields": ("seed", "state_pretty")}),
     )

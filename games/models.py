@@ -54,10 +54,18 @@ class Table(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     end_reason = models.CharField(max_length=200, blank=True)
+    offline_id = models.CharField(
+        max_length=40, blank=True, default="",
+        help_text="A game played offline in the host's browser and sent here when it ended: its id there.",
+    )
 
     class Meta:
         ordering = ["-updated_at"]
         indexes = [models.Index(fields=["kind", "status"])]
+        constraints = [
+            models.UniqueConstraint(fields=["host", "offline_id"], condition=~models.Q(offline_id=""),
+                                    name="one_table_per_offline_game"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} table {self.pk} ({self.get_status_display()})"

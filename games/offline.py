@@ -28,6 +28,9 @@ True
 """
 from __future__ import annotations
 
+import re
+import zlib
+
 from games import bots
 from games.drawing import Person, TableFacts, draw, part_change, table_context
 from games.engine import Game, IllegalAction, Rules
@@ -48,7 +51,9 @@ class OfflineTable:
             raise ValueError("Not an offline game.")
         if saved.get("level") not in bots.LEVELS:
             raise ValueError(f"Unknown computer level {saved.get('level')!r}.")
-        self.id = str(saved["id"])
+        if not isinstance(saved.get("id"), str) or not GAME_ID.fullmatch(saved["id"]):
+            raise ValueError("An offline game's id is 1 to 40 letters, digits, - or _.")
+        self.id = saved["id"]
         self.level = saved["level"]
         self.started = str(saved.get("started", ""))
         self.game, self.steps = game_with_history(saved["game"])
@@ -108,7 +113,7 @@ class OfflineTable:
         if not seats:
             return False
         seat = seats[0]
-        seed = hash((self.id, self.game.ply, seat)) & 0xFFFFFFFF
+        seed = computer_seed(self.id, self.game.ply, seat)
         self._apply(seat, bots.choose_action(self.game.view(seat), self.level, seed=seed))
         return True
 
@@ -147,6 +152,75 @@ class OfflineTable:
                           if key in sent and sent[key] != html)
         self._sent = dict(parts)
         return message
+
+
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
+
+CHECKED_LEVELS = ("easy", "medium")
+"""The levels whose every decision the server decides again when a game is sent to it
+(:func:`checked_replay`); Hard's search is too slow to repeat a whole game's of it."""
+
+
+def computer_seed(game_id: str, ply: int, seat: int) -> int:
+    """The seed of a computer's decision: the same in the browser and at the server (not
+    Python's ``hash``, which differs between processes)."""
+    return zlib.crc32(f"{game_id}/{ply}/{seat}".encode())
+
+
+def _as_logged(action) -> "str | list[str]":
+    if isinstance(action, (list, tuple)):
+        return sorted(str(card) for card in action)
+    return str(action)
+
+
+def checked_replay(saved: dict, *, finished: bool = True) -> OfflineTable:
+    """An offline game sent to the server, replayed through the engine move by move: every
+    move must be legal, the game finished, with the rules offline games are dealt with, and
+    each Easy or Medium computer's move the one it makes from that position.  Raises
+    ``ValueError`` saying what is wrong.  (``finished=False``: a game still being played.)
+
+    >>> table = OfflineTable.new("medium", seed=3, game_id="x")
+    >>> while not table.over:
+    ...     if not table.computer_move():
+    ...         view = table.game.view(YOU)
+    ...         action = bots.choose_action(view, "easy", seed=table.game.ply)
+    ...         table._apply(YOU, action)
+    >>> checked_replay(table.saved()).game.phase
+    'over'
+    >>> forged = table.saved()
+    >>> mine = next(entry for entry in forged["game"]["log"] if entry["seat"] == YOU)
+    >>> mine["action"] = ["2C", "2C", "2C"]
+    >>> checked_replay(forged)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: This game does not replay: move ... (seat 0) is not legal: Pass exactly 3 different cards.
+    """
+    try:
+        table = OfflineTable({**saved, "game": {**saved["game"], "log": []}})
+        log = list(saved["game"]["log"])
+    except (KeyError, TypeError, IllegalAction, ValueError) as problem:
+        raise ValueError(f"This is not an offline game: {problem}") from None
+    if table.game.rules != Rules():
+        raise ValueError("Offline games are played with the standard rules.")
+    seed = table.game.seed
+    if type(seed) is not int or not 0 <= seed < 2**62:
+        raise ValueError("An offline game's seed is a whole number below 2**62.")
+    for ply, entry in enumerate(log, start=1):
+        if not isinstance(entry, dict) or "seat" not in entry or "action" not in entry:
+            raise ValueError(f"This game does not replay: move {ply} is not a move.")
+        seat, action = entry["seat"], entry["action"]
+        if seat != YOU and table.level in CHECKED_LEVELS:
+            expected = bots.choose_action(table.game.view(seat), table.level,
+                                          seed=computer_seed(table.id, table.game.ply, seat))
+            if _as_logged(expected) != _as_logged(action):
+                raise ValueError(f"This game does not replay: move {ply} is not what the computer in seat {seat} plays.")
+        try:
+            table._apply(seat, action)
+        except (IllegalAction, TypeError, ValueError) as problem:
+            raise ValueError(f"This game does not replay: move {ply} (seat {seat}) is not legal: {problem}") from None
+    if finished and not table.over:
+        raise ValueError("This game is not finished yet: it is sent when it ends.")
+    return table
 
 
 PAGE_URL = "/play-offline/"

@@ -1,6 +1,10 @@
 """What the browser needs to play solo offline: the Python it runs (one zip), the service
 worker that keeps it and the pages, and the web app manifest.
 
+A signed-in player's finished offline games come back through :func:`keep_game`: replayed
+through the engine and stored whole as a finished solo table (its actions, its seats), or
+refused whole.
+
 The offline table runs :mod:`games.offline` in Pyodide (served from the npm package, see
 ``package.json``; never from a CDN).  :func:`bundle` packs the pure-Python modules it needs,
 with the table's templates and Jinja2, from the very files the server runs.
@@ -15,7 +19,14 @@ import zipfile
 from pathlib import Path
 
 from django.conf import settings
+from django.db import IntegrityError, transaction
 from django.templatetags.static import static
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from games.models import Action, Seat, Table
+from games.offline import YOU, checked_replay
+from games.results import record_finished_game
 
 BASE = Path(settings.BASE_DIR)
 
@@ -28,7 +39,7 @@ PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
 
 PAGE_ASSETS = (
     "css/site.css", "vendor/htmx-2.0.11.min.js", "vendor/htmx-ext-ws-2.0.4.min.js", "games/table.css",
-    "games/table.js", "solo/offline.js", "solo/icon.svg",
+    "games/table.js", "solo/offline.js", "solo/icon.svg", "solo/icon-192.png",
 )
 """The offline page's own files (``solo/offline.html`` and what it extends)."""
 
@@ -81,3 +92,43 @@ def cached_urls(page_url: str, bundle_url: str) -> list[str]:
     return [page_url, bundle_url] + [static(name) for name in PAGE_ASSETS] + [
         pyodide_url() + name for name in PYODIDE_FILES
     ]
+
+
+def keep_game(user, saved) -> tuple[Table, bool]:
+    """Store a finished offline game of ``user`` (``games.offline.OfflineTable.saved``) as a
+    finished solo table, after replaying it (:func:`games.offline.checked_replay`; raises
+    ``ValueError`` saying why a game is refused).  The table and whether it is new: a game
+    sent again is the table it made the first time.  All or nothing: one transaction.
+    """
+    if not isinstance(saved, dict):
+        raise ValueError("Send a game: a JSON object.")
+    existing = Table.objects.filter(host=user, offline_id=str(saved.get("id", ""))[:40]).first()
+    if existing is not None:
+        return existing, False
+    table = checked_replay(saved)
+    game = table.game
+    now = timezone.now()
+    started = parse_datetime(table.started) if table.started else None
+    if started is None or started > now:
+        started = now
+    try:
+        with transaction.atomic():
+            row = Table.objects.create(
+                kind=Table.Kind.SOLO, status=Table.Status.FINISHED, host=user, rules=game.rules.to_dict(),
+                seed=game.seed, state=game.to_dict(), version=game.ply, started_at=started, finished_at=now,
+                offline_id=table.id,
+            )
+            Seat.objects.bulk_create(
+                Seat(table=row, number=number, user=user if number == YOU else None,
+                     bot_level="" if number == YOU else table.level)
+                for number in range(game.players)
+            )
+            Action.objects.bulk_create(
+                Action(table=row, ply=ply, seat=entry["seat"], action=entry["action"],
+                       actor=Action.Actor.PERSON if entry["seat"] == YOU else Action.Actor.BOT)
+                for ply, entry in enumerate(row.state["log"], start=1)
+            )
+            record_finished_game(row, game)
+    except IntegrityError:  # the same game, sent twice at once: the other request kept it
+        return Table.objects.get(host=user, offline_id=table.id), False
+    return row, True

@@ -21,6 +21,7 @@ urlpatterns = [
     path("table/<int:table_id>/delete/", views.delete, name="delete"),
     path("play-offline/", views.offline_page, name="offline"),
     path("play-offline/hearts-<str:version>.zip", views.offline_bundle, name="offline_bundle"),
+    path("play-offline/games/", views.keep_offline_game, name="offline_keep"),
     path("sw.js", views.service_worker, name="service_worker"),
     path("manifest.webmanifest", views.web_manifest, name="manifest"),
 ]

@@ -423,6 +423,26 @@ def offline_bundle(request, version: str):
     return response
 
 
+@require_POST
+def keep_offline_game(request):
+    """A finished offline game, sent by the offline page when the network is back: stored
+    with the player's games (:func:`solo.offline.keep_game`) or refused whole, with the reason.
+    JSON in (the saved game), JSON out: ``{"table": id, "replay_url": ...}`` (201, or 200
+    when it was kept before), ``{"error": ...}`` (400; 403 when nobody is signed in)."""
+    if not request.user.is_authenticated:
+        return JsonResponse({"error": "Sign in to keep your offline games with your account."}, status=403)
+    try:
+        saved = json.loads(request.body)
+    except ValueError:
+        return JsonResponse({"error": "Send the game as JSON."}, status=400)
+    try:
+        table, created = offline.keep_game(request.user, saved)
+    except ValueError as refused:
+        return JsonResponse({"error": str(refused)}, status=400)
+    return JsonResponse({"table": table.pk, "replay_url": reverse("solo:replay", args=[table.pk])},
+                        status=201 if created else 200)
+
+
 def service_worker(request):
     """The service worker: keeps the offline page and what it needs, for play with no network.
     Served from the site's root so that it may answer for every page."""
@@ -449,8 +469,11 @@ def web_manifest(request):
         "background_color": "#0b5d3b",
         "theme_color": "#0b5d3b",
         "icons": [
+            {"src": static("solo/icon-192.png"), "sizes": "192x192", "type": "image/png", "purpose": "any"},
+            {"src": static("solo/icon-512.png"), "sizes": "512x512", "type": "image/png", "purpose": "any"},
+            {"src": static("solo/icon-maskable-512.png"), "sizes": "512x512", "type": "image/png",
+             "purpose": "maskable"},
             {"src": static("solo/icon.svg"), "sizes": "any", "type": "image/svg+xml", "purpose": "any"},
-            {"src": static("solo/icon.svg"), "sizes": "any", "type": "image/svg+xml", "purpose": "maskable"},
         ],
     }
     return JsonResponse(manifest, content_type="application/manifest+json")

@@ -1,12 +1,18 @@
 """Solo play offline in chromium: after one visit, with the network cut (Playwright's offline
-mode) and then the server stopped, a player deals, plays a deal's first cards, reloads and
-resumes the game from this device; the table is the online one, run by Pyodide."""
+mode) and then the server stopped, a player deals, plays a deal, reloads and resumes the game
+from this device; hints, dimmed cards' reasons, a finished game kept with the player's games
+when the network returns, and the site installable.  The table is the online one, run by
+Pyodide."""
+import json
 import subprocess
 import sys
 import time
 import urllib.request
 
 import pytest
+
+from games.offline import checked_replay
+from tests.solo.test_offline import finished_game
 
 from .conftest import ROOT, _free_port
 from .test_solo_browser import pass_three, play_one, shot, version, wait_for_turn
@@ -64,13 +70,17 @@ def test_a_game_is_played_offline_and_resumed_with_the_server_stopped(own_server
     if page.locator(".pass-form").count():
         pass_three(page)
         wait_for_turn(page)
-    for _ in range(3):
+    for _ in range(12):  # all but the last card of the deal
         play_one(page)
         wait_for_turn(page)
     moved_to = version(page)
     in_hand = page.locator("#t-me .playing-card").count()
-    assert in_hand < 13
-    shot(page, screens, "offline-after-three-cards")
+    assert in_hand == 1
+    shot(page, screens, "offline-last-card")
+    # Pyodide's computers decide as the server's do: each Medium move replays here
+    kept = page.evaluate("() => localStorage.getItem('hearts.offline.games')")
+    (saved,) = json.loads(kept).values()
+    assert checked_replay(saved, finished=False).game.ply == moved_to
 
     server.terminate()
     server.wait(10)
@@ -82,11 +92,14 @@ def test_a_game_is_played_offline_and_resumed_with_the_server_stopped(own_server
     wait_for_turn(page)
     assert version(page) >= moved_to, "the game resumes where it was"
     assert page.locator("#t-me .playing-card").count() == in_hand
-    play_one(page)
+    play_one(page)  # the deal's last card: the deal is scored and the next one dealt
+    wait_for_turn(page)
     assert version(page) > moved_to
+    assert "Deal 2" in page.inner_text("#t-bar")
+    shot(page, screens, "offline-second-deal")
 
 
-def test_the_offline_table_refuses_a_stale_move_silently_and_says_why_a_card_is_dimmed(site, open_page):
+def test_the_offline_table_gives_hints_says_why_a_card_is_dimmed_and_ignores_a_stale_move(site, open_page):
     page = open_page(None)
     page.goto(site.url + "/play-offline/")
     ready(page)
@@ -97,6 +110,10 @@ def test_the_offline_table_refuses_a_stale_move_silently_and_says_why_a_card_is_
     if page.locator(".pass-form").count():
         pass_three(page)
         wait_for_turn(page)
+    page.click(".hint-button")
+    page.wait_for_selector("#t-hint .hint-box")
+    assert page.locator(".hand .playing-card.hinted").count() == 1
+    assert len(page.inner_text("#t-hint")) > 10
     dimmed = page.locator(".hand .playing-card.dimmed")
     if dimmed.count():
         reason = dimmed.first.get_attribute("data-why") or page.get_attribute("#t-status", "data-why")
@@ -112,3 +129,37 @@ def test_the_offline_table_refuses_a_stale_move_silently_and_says_why_a_card_is_
     page.evaluate("v => document.getElementById('table').setAttribute('data-version', String(v))", before)
     play_one(page)
     assert page.locator("#t-me .playing-card").count() == in_hand - 1
+
+
+def test_a_finished_offline_game_is_kept_with_the_players_games_when_the_network_returns(site, open_page, screens):
+    page = open_page("olga")
+    page.goto(site.url + "/play-offline/")
+    ready(page)
+    kept_for_offline(page)
+    page.context.set_offline(True)
+    saved = finished_game(game_id="browser1")
+    page.evaluate("game => localStorage.setItem('hearts.offline.games', JSON.stringify({[game.id]: game}))", saved)
+    page.reload()
+    ready(page)
+    row = page.locator("#offline-games li")
+    assert row.count() == 1 and "kept" not in row.inner_text()
+    page.context.set_offline(False)
+    page.wait_for_selector("#offline-games .offline-kept")
+    shot(page, screens, "offline-game-kept")
+    replay = page.get_attribute("#offline-games .offline-kept", "href")
+    page.goto(site.url + "/my-games/")
+    assert replay in page.content()
+
+
+def test_the_site_is_an_installable_web_app(site, open_page):
+    page = open_page(None)
+    page.goto(site.url + "/play-offline/")
+    ready(page)
+    kept_for_offline(page)
+    cdp = page.context.new_cdp_session(page)
+    manifest = cdp.send("Page.getAppManifest")
+    assert manifest["url"].endswith("/manifest.webmanifest") and not manifest.get("errors")
+    # Chromium's own verdict: what stops installing, but for the browser context itself (a
+    # Playwright context is an incognito profile, where nothing installs)
+    errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    assert [error["errorId"] for error in errors if error["errorId"] != "in-incognito"] == [], errors

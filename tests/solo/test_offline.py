@@ -1,15 +1,20 @@
 """Offline play's server side: the page, the Python bundle the browser runs, the service
-worker and the manifest."""
+worker, the manifest, and keeping a finished offline game with the player's games."""
 import io
 import json
 import subprocess
 import sys
 import zipfile
 
+import pytest
 from django.urls import reverse
 
+from games import bots
 from games import offline as offline_table
+from games.models import Action, Table
+from games.offline import YOU, OfflineTable
 from solo import offline
+from solo.stats import solo_statistics
 
 PLAY_IN_THE_BUNDLE = """
 import sys
@@ -95,3 +100,85 @@ def test_the_manifest_makes_the_site_installable(client):
     assert client.get(manifest["icons"][0]["src"]).status_code == 200
     page = client.get("/").content.decode()
     assert '<link rel="manifest" href="/manifest.webmanifest">' in page and 'register("/sw.js")' in page
+
+
+# --------------------------------------------------------------------------- keeping a game
+
+
+def finished_game(level="medium", game_id="g1", seed=21) -> dict:
+    table = OfflineTable.new(level, seed=seed, game_id=game_id, started="2026-12-01T10:00:00+00:00")
+    while not table.over:
+        if not table.computer_move():
+            table._apply(YOU, bots.choose_action(table.game.view(YOU), "easy", seed=table.game.ply))
+    return table.saved()
+
+
+@pytest.fixture
+def player(django_user_model):
+    return django_user_model.objects.create_user(username="offline-ann", password="pw-long-enough-1")
+
+
+@pytest.mark.django_db
+def test_a_finished_offline_game_joins_the_players_games_once(client, player):
+    saved = finished_game()
+    client.force_login(player)
+    url = reverse("solo:offline_keep")
+    first = client.post(url, json.dumps(saved), content_type="application/json")
+    assert first.status_code == 201, first.content
+    table = Table.objects.get(pk=first.json()["table"])
+    assert (table.kind, table.status, table.offline_id, table.host) == ("solo", "finished", "g1", player)
+    assert table.version == len(saved["game"]["log"]) == Action.objects.filter(table=table).count()
+    assert [seat.bot_level for seat in table.seats.order_by("number")] == ["", "medium", "medium", "medium"]
+    again = client.post(url, json.dumps(saved), content_type="application/json")
+    assert again.status_code == 200 and again.json()["table"] == table.pk
+    assert Table.objects.filter(host=player).count() == 1
+    assert client.get(first.json()["replay_url"]).status_code == 200
+    mine = client.get(reverse("solo:my_games")).content.decode()
+    assert f"/table/{table.pk}/replay/" in mine and "played offline" in mine
+    stats = solo_statistics(player)
+    deals = sum(1 for entry in saved["game"]["log"] if entry["seat"] == YOU and isinstance(entry["action"], str)
+                and entry["action"] not in ("add", "subtract")) // 13
+    assert (stats.overall.games, stats.by_level["medium"].games, stats.overall.deals) == (1, 1, deals)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("spoil, reason", [
+    (lambda saved: saved["game"]["log"].pop(), "not finished"),
+    (lambda saved: saved["game"]["log"][5].update(action=["2C", "2C", "2C"]), "does not replay"),
+    (lambda saved: next(entry for entry in saved["game"]["log"] if entry["seat"] == 2 and isinstance(entry["action"], str))
+     .update(action="AH"), "does not replay"),
+    (lambda saved: saved["game"]["rules"].update(target=50), "standard rules"),
+    (lambda saved: saved.update(id="../../x"), "id"),
+    (lambda saved: saved.update(level="grandmaster"), "not an offline game"),
+    (lambda saved: saved["game"].update(seed="abc"), "seed"),
+])
+def test_a_game_that_does_not_replay_is_refused_whole(client, player, spoil, reason):
+    saved = finished_game()
+    spoil(saved)
+    client.force_login(player)
+    response = client.post(reverse("solo:offline_keep"), json.dumps(saved), content_type="application/json")
+    assert response.status_code == 400
+    assert reason in response.json()["error"].lower() or reason in response.json()["error"]
+    assert not Table.objects.filter(host=player).exists() and not Action.objects.exists()
+
+
+@pytest.mark.django_db
+def test_keeping_needs_someone_signed_in_and_json(client, player):
+    url = reverse("solo:offline_keep")
+    saved = finished_game()
+    assert client.post(url, json.dumps(saved), content_type="application/json").status_code == 403
+    client.force_login(player)
+    response = client.post(url, "not json", content_type="application/json")
+    assert response.status_code == 400 and "JSON" in response.json()["error"]
+    assert client.post(url, "[1, 2]", content_type="application/json").status_code == 400
+    assert client.get(url).status_code == 405
+
+
+@pytest.mark.django_db
+def test_the_admin_tells_games_played_offline_apart(admin_client, player):
+    table, _ = offline.keep_game(player, finished_game(game_id="adm"))
+    here = Table.objects.create(kind="solo", host=player, rules={"players": 4}, seed=1)
+    listed = admin_client.get("/admin/games/table/?played=offline").content.decode()
+    assert f"/admin/games/table/{table.pk}/change/" in listed and f"/admin/games/table/{here.pk}/change/" not in listed
+    page = admin_client.get(f"/admin/games/table/{table.pk}/change/").content.decode()
+    assert "adm" in page

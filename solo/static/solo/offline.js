@@ -10,6 +10,7 @@
   var tableBox = document.getElementById("offline-table");
   var start = document.getElementById("offline-start");
   var list = document.getElementById("offline-games");
+  var sync = document.getElementById("offline-sync");
   var py = null, offline = null, table = null, busy = false, thinking = [];
 
   function say(text) { status.textContent = text; }
@@ -18,13 +19,57 @@
   }
   function keep(saved) {
     var all = games();
+    var before = all[saved.id];
+    if (before && before.kept) saved.kept = before.kept;
+    if (before && before.refused) saved.refused = before.refused;
     all[saved.id] = saved;
     try { localStorage.setItem(STORE, JSON.stringify(all)); } catch (e) { say("This device has no room left to keep the game."); }
   }
   function wait(ms) { return new Promise(function (done) { setTimeout(done, ms); }); }
   function saveTable() { keep(JSON.parse(table.saved_json())); }
 
-  function showGames() {
+  function isOver(saved) { return !!(saved.game && saved.game.state && saved.game.state.phase === "over"); }
+  function csrfToken() {
+    var found = document.cookie.match(/(?:^|; )csrftoken=([^;]+)/);
+    return found ? decodeURIComponent(found[1]) : "";
+  }
+
+  // Finished games go to the player's account when the network is back: the server replays
+  // them and keeps them with the player's games, or says why not.
+  var sending = false;
+  async function sendFinished() {
+    if (sending || !navigator.onLine) return;
+    sending = true;
+    try {
+      var all = games();
+      for (var id in all) {
+        var saved = all[id];
+        if (saved.kept || saved.refused || !isOver(saved)) continue;
+        var response;
+        try {
+          response = await fetch(page.getAttribute("data-keep"), {
+            method: "POST", credentials: "same-origin", body: JSON.stringify(saved),
+            headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() }
+          });
+        } catch (e) { return; }  // no network after all: next time
+        var answer = {};
+        try { answer = await response.json(); } catch (e) {}
+        if (response.status === 403) { sync.textContent = answer.error || "Sign in to keep your offline games."; return; }
+        if (response.ok) saved.kept = answer.replay_url || "yes";
+        else if (response.status === 400) saved.refused = answer.error || "Refused.";
+        else return;  // the server is in trouble: next time
+        keep(saved);
+      }
+      sync.textContent = "";
+    } finally {
+      sending = false;
+      if (!table) showGames();
+      else showGames(true);
+    }
+  }
+  window.addEventListener("online", sendFinished);
+
+  function showGames(keepHidden) {
     var all = games();
     var ids = Object.keys(all).sort(function (a, b) { return (all[b].started || "").localeCompare(all[a].started || ""); });
     list.innerHTML = "";
@@ -38,9 +83,19 @@
       button.setAttribute("data-resume", id);
       button.textContent = (over ? "See" : "Resume") + " the game of " + (saved.started || "").slice(0, 16).replace("T", " ") + " (" + saved.level + ")";
       item.appendChild(button);
+      if (saved.kept) {
+        var link = document.createElement("a");
+        link.href = saved.kept === "yes" ? "#" : saved.kept;
+        link.className = "offline-kept";
+        link.textContent = "kept with your games";
+        item.appendChild(document.createTextNode(" · "));
+        item.appendChild(link);
+      } else if (saved.refused) {
+        item.appendChild(document.createTextNode(" · not kept: " + saved.refused));
+      }
       list.appendChild(item);
     });
-    list.hidden = !ids.length;
+    list.hidden = keepHidden === true || !ids.length;
   }
 
   async function boot() {
@@ -63,6 +118,7 @@
       "    def computer_move(self, _=None): return self.table.computer_move()",
       "    def computer_to_act(self, _=None): return self.table.computer_to_act",
       "    def passing(self, _=None): return self.table.game.phase == 'pass'",
+      "    def over(self, _=None): return self.table.over",
       "def open_table(saved): return _Bridge(_offline.OfflineTable(json.loads(saved)))",
       "def new_table(level, seed, game_id, started): return _Bridge(_offline.OfflineTable.new(level, seed, game_id, started))",
     ].join("\n"));
@@ -70,6 +126,7 @@
     say("Ready: choose the computers' level and deal.");
     start.querySelector("button[type=submit]").disabled = false;
     showGames();
+    sendFinished();
   }
 
   function show() {
@@ -100,6 +157,7 @@
         update();
       }
     } finally { busy = false; }
+    if (table.over()) sendFinished();
   }
 
   start.addEventListener("submit", function (event) {
@@ -125,13 +183,21 @@
     computers();
   });
 
-  // The table's forms: sent to the Python table instead of a socket (capture: before htmx).
-  document.addEventListener("submit", function (event) {
+  // The table's forms and ws-send buttons (Hint): to the Python table instead of a socket.
+  function send(fields) {
+    if (busy) return;
+    var root = document.getElementById("table");
+    if (root && fields.action !== "hint") fields.version = Number(root.getAttribute("data-version"));
+    table.act(JSON.stringify(fields));
+    saveTable();
+    update();
+    computers();
+  }
+  document.addEventListener("submit", function (event) {  // capture: before htmx
     var form = event.target;
     if (!table || !tableBox.contains(form)) return;
     event.preventDefault();
     event.stopPropagation();
-    if (busy) return;
     var data = new FormData(form, event.submitter || undefined);
     var fields = {};
     data.forEach(function (value, key) {
@@ -139,13 +205,14 @@
       var all = data.getAll(key);
       fields[key] = all.length > 1 ? all : value;
     });
-    var root = document.getElementById("table");
-    if (root && fields.action !== "hint") fields.version = Number(root.getAttribute("data-version"));
-    table.act(JSON.stringify(fields));
-    saveTable();
-    update();
-    computers();
+    send(fields);
   }, true);
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("button[ws-send][hx-vals]");
+    if (!table || !button || !tableBox.contains(button) || button.type === "submit") return;
+    event.preventDefault();
+    try { send(JSON.parse(button.getAttribute("hx-vals"))); } catch (e) {}
+  });
 
   if (!("serviceWorker" in navigator)) say("This browser cannot keep the game for offline play.");
   boot().catch(function (error) {
