@@ -62,9 +62,12 @@ class OfflineTable:
         self._sent: dict[str, str] = {}
 
     @classmethod
-    def new(cls, level: str, seed: int, game_id: str, started: str = "") -> "OfflineTable":
-        """A new game at ``level`` (``"easy"``, ``"medium"`` or ``"hard"``) dealt from ``seed``."""
-        game = Game.new(Rules(), seed=seed)
+    def new(cls, level: str, seed: int, game_id: str, started: str = "", target: int = 100) -> "OfflineTable":
+        """A new game at ``level`` (``"easy"``, ``"medium"`` or ``"hard"``) dealt from ``seed``,
+        to ``target`` points (:data:`TARGETS`)."""
+        if target not in TARGETS:
+            raise ValueError(f"An offline game is played to {' or '.join(map(str, TARGETS))} points.")
+        game = Game.new(Rules(target=target), seed=seed)
         return cls({"format": SAVED_FORMAT, "id": game_id, "level": level, "started": started,
                     "game": game.to_dict()})
 
@@ -156,6 +159,10 @@ class OfflineTable:
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
 
+TARGETS = (100, 50)
+"""What an offline game is played to: the standard game, or a short one (the rules are
+otherwise the standard ones)."""
+
 CHECKED_LEVELS = ("easy", "medium")
 """The levels whose every decision the server decides again when a game is sent to it
 (:func:`checked_replay`); Hard's search is too slow to repeat a whole game's of it."""
@@ -200,8 +207,8 @@ def checked_replay(saved: dict, *, finished: bool = True) -> OfflineTable:
         log = list(saved["game"]["log"])
     except (KeyError, TypeError, IllegalAction, ValueError) as problem:
         raise ValueError(f"This is not an offline game: {problem}") from None
-    if table.game.rules != Rules():
-        raise ValueError("Offline games are played with the standard rules.")
+    if table.game.rules not in [Rules(target=target) for target in TARGETS]:
+        raise ValueError("Offline games are played with the standard rules, to 100 or 50 points.")
     seed = table.game.seed
     if type(seed) is not int or not 0 <= seed < 2**62:
         raise ValueError("An offline game's seed is a whole number below 2**62.")
@@ -230,4 +237,5 @@ OFFLINE_URLS = {
     "page_url": PAGE_URL, "action_url": PAGE_URL, "replay_url": "", "new_game_url": PAGE_URL,
     "learn_url": "", "my_games_url": PAGE_URL, "lobby_url": "", "resign_url": "", "new_room_url": "",
 }
-"""Where the offline table's links go: back to the offline page, which keeps the games."""
+"""Where the offline table's links go: back to the offline page, which keeps the games (no
+replay: that is the server's, once the game is kept there)."""

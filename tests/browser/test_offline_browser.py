@@ -15,7 +15,7 @@ from games.offline import checked_replay
 from tests.solo.test_offline import finished_game
 
 from .conftest import ROOT, _free_port
-from .test_solo_browser import pass_three, play_one, shot, version, wait_for_turn
+from .test_solo_browser import pass_three, play_one, play_to_end, shot, version, wait_for_turn
 
 pytestmark = pytest.mark.browser
 
@@ -57,6 +57,7 @@ def test_a_game_is_played_offline_and_resumed_with_the_server_stopped(own_server
     page.goto(url + "/play-offline/")
     ready(page)
     kept_for_offline(page)
+    page.evaluate("() => localStorage.setItem('hearts.speed', 'fast')")
 
     page.context.set_offline(True)
     page.reload()
@@ -163,3 +164,30 @@ def test_the_site_is_an_installable_web_app(site, open_page):
     # Playwright context is an incognito profile, where nothing installs)
     errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
     assert [error["errorId"] for error in errors if error["errorId"] != "in-incognito"] == [], errors
+
+
+def test_a_game_played_offline_to_the_end_is_kept_when_the_network_returns(site, open_page, screens):
+    page = open_page("pia")
+    page.goto(site.url + "/play-offline/")
+    ready(page)
+    kept_for_offline(page)
+    page.evaluate("() => localStorage.setItem('hearts.speed', 'fast')")
+    page.context.set_offline(True)
+    page.reload()
+    ready(page)
+    page.check("input[name=level][value=easy]")
+    page.check("input[name=target][value='50']")
+    page.click("#offline-start button[type=submit]")
+    page.wait_for_selector("#table")
+    text = play_to_end(page, screens, "offline")
+    assert "New game" in page.inner_text(".game-over") and "Replay" not in page.inner_text(".game-over")
+    (saved,) = json.loads(page.evaluate("() => localStorage.getItem('hearts.offline.games')")).values()
+    assert checked_replay(saved).over and "kept" not in saved
+
+    page.context.set_offline(False)  # the network is back: the game goes to the player's account
+    page.wait_for_function("() => Object.values(JSON.parse(localStorage.getItem('hearts.offline.games'))).every(g => g.kept)")
+    page.goto(site.url + "/my-games/")
+    row = page.locator("tr", has_text="played offline")
+    assert row.count() == 1
+    won = "You won" in row.inner_text()
+    assert won == ("You win!" in text), "the kept game ends as it did offline"

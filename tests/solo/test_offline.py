@@ -147,7 +147,7 @@ def test_a_finished_offline_game_joins_the_players_games_once(client, player):
     (lambda saved: saved["game"]["log"][5].update(action=["2C", "2C", "2C"]), "does not replay"),
     (lambda saved: next(entry for entry in saved["game"]["log"] if entry["seat"] == 2 and isinstance(entry["action"], str))
      .update(action="AH"), "does not replay"),
-    (lambda saved: saved["game"]["rules"].update(target=50), "standard rules"),
+    (lambda saved: saved["game"]["rules"].update(target=75), "standard rules"),
     (lambda saved: saved.update(id="../../x"), "id"),
     (lambda saved: saved.update(level="grandmaster"), "not an offline game"),
     (lambda saved: saved["game"].update(seed="abc"), "seed"),

@@ -539,13 +539,16 @@
     setTimeout(function () { detail.socketWrapper.reconnect(); }, pause);
   });
 
-  document.addEventListener("DOMContentLoaded", function () {
+  // A table drawn whole: with the page, or by the offline table (solo/offline.js).
+  function shown() {
     markChat();
     setup(document);
     followState();
     tick();
     var state = document.getElementById("t-state");
     if (state && state.getAttribute("data-my-turn") === "1") yourTurn({ focusedElsewhere: false, quiet: true });
-  });
+  }
+  document.addEventListener("DOMContentLoaded", shown);
+  document.addEventListener("hearts:shown", shown);
   document.addEventListener("htmx:afterSettle", function () { setup(document); tick(); });
 })();

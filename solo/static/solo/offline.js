@@ -13,6 +13,10 @@
   var sync = document.getElementById("offline-sync");
   var py = null, offline = null, table = null, busy = false, thinking = [];
 
+  var THINKING = { slow: 800, normal: 450, fast: 150 };  // ms before a computer's card, by the table's speed
+  function setting(name) {
+    try { return localStorage.getItem("hearts." + name); } catch (e) { return null; }
+  }
   function say(text) { status.textContent = text; }
   function games() {
     try { return JSON.parse(localStorage.getItem(STORE) || "{}"); } catch (e) { return {}; }
@@ -120,7 +124,7 @@
       "    def passing(self, _=None): return self.table.game.phase == 'pass'",
       "    def over(self, _=None): return self.table.over",
       "def open_table(saved): return _Bridge(_offline.OfflineTable(json.loads(saved)))",
-      "def new_table(level, seed, game_id, started): return _Bridge(_offline.OfflineTable.new(level, seed, game_id, started))",
+      "def new_table(level, seed, game_id, started, target): return _Bridge(_offline.OfflineTable.new(level, seed, game_id, started, target))",
     ].join("\n"));
     page.setAttribute("data-ready", String(Math.round(performance.now() - began)));
     say("Ready: choose the computers' level and deal.");
@@ -148,7 +152,7 @@
     busy = true;
     try {
       while (table.computer_to_act()) {
-        await wait(table.passing() ? 0 : 450);
+        await wait(table.passing() ? 0 : THINKING[setting("speed")] || THINKING.normal);
         var began = performance.now();
         table.computer_move();
         thinking.push(Math.round((performance.now() - began) * 100) / 100);
@@ -162,11 +166,13 @@
 
   start.addEventListener("submit", function (event) {
     event.preventDefault();
-    var level = new FormData(start).get("level") || "medium";
+    var form = new FormData(start);
+    var level = form.get("level") || "medium";
+    var target = Number(form.get("target")) || 100;
     var id = "g" + Date.now().toString(36) + Math.random().toString(36).slice(2, 8);
     var seed = Math.floor(Math.random() * 2147483647);
     var t0 = performance.now();
-    table = py.globals.get("new_table")(level, seed, id, new Date().toISOString());
+    table = py.globals.get("new_table")(level, seed, id, new Date().toISOString(), target);
     page.setAttribute("data-dealt-ms", (performance.now() - t0).toFixed(1));
     saveTable();
     show();
