@@ -51,20 +51,25 @@ def kept_for_offline(page):
     }""", timeout=60000)
 
 
-def test_a_game_is_played_offline_and_resumed_with_the_server_stopped(own_server, open_page, screens):
-    url, server = own_server
-    page = open_page(None)
+def deal_offline(page, url: str, level: str, target: str = "100"):
+    """Visit the offline page once, cut the network, and deal a game there (fast pace)."""
     page.goto(url + "/play-offline/")
     ready(page)
     kept_for_offline(page)
     page.evaluate("() => localStorage.setItem('hearts.speed', 'fast')")
-
     page.context.set_offline(True)
     page.reload()
     ready(page)
-    page.check("input[name=level][value=medium]")
+    page.check(f"input[name=level][value={level}]")
+    page.check(f"input[name=target][value='{target}']")
     page.click("#offline-start button[type=submit]")
     page.wait_for_selector("#table")
+
+
+def test_a_game_is_played_offline_and_resumed_with_the_server_stopped(own_server, open_page, screens):
+    url, server = own_server
+    page = open_page(None)
+    deal_offline(page, url, "medium")
     shot(page, screens, "offline-first-table")
     assert page.locator("#t-me .playing-card").count() == 13
     wait_for_turn(page)
@@ -168,17 +173,7 @@ def test_the_site_is_an_installable_web_app(site, open_page):
 
 def test_a_game_played_offline_to_the_end_is_kept_when_the_network_returns(site, open_page, screens):
     page = open_page("pia")
-    page.goto(site.url + "/play-offline/")
-    ready(page)
-    kept_for_offline(page)
-    page.evaluate("() => localStorage.setItem('hearts.speed', 'fast')")
-    page.context.set_offline(True)
-    page.reload()
-    ready(page)
-    page.check("input[name=level][value=easy]")
-    page.check("input[name=target][value='50']")
-    page.click("#offline-start button[type=submit]")
-    page.wait_for_selector("#table")
+    deal_offline(page, site.url, "easy", target="50")
     text = play_to_end(page, screens, "offline")
     assert "New game" in page.inner_text(".game-over") and "Replay" not in page.inner_text(".game-over")
     (saved,) = json.loads(page.evaluate("() => localStorage.getItem('hearts.offline.games')")).values()
