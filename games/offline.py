@@ -28,6 +28,7 @@ True
 """
 from __future__ import annotations
 
+import json
 import re
 import zlib
 
@@ -122,8 +123,7 @@ class OfflineTable:
 
     def _apply(self, seat: int, action) -> None:
         events = self.game.apply(seat, action)
-        entry = self.game.to_dict()["log"][-1]
-        self.steps.append(step_of(self.game.ply, entry, events))
+        self.steps.append(step_of(self.game.ply, self.game.log()[-1], events))
         self.hint = None
 
     # ------------------------------------------------------------------ drawing
@@ -155,6 +155,53 @@ class OfflineTable:
                           if key in sent and sent[key] != html)
         self._sent = dict(parts)
         return message
+
+
+class PageTable:
+    """An :class:`OfflineTable` as the offline page's script calls it: plain text and numbers
+    in and out (JSON for dicts), so nothing crosses between JavaScript and Python as a proxy.
+
+    >>> table = PageTable.new("easy", 5, "p1", "", 100)
+    >>> table.passing(), table.over(), json.loads(table.saved_json())["level"]
+    (True, False, 'easy')
+    >>> table.act('{"action": "play", "card": "2C"}')
+    'Pass exactly 3 cards.'
+    """
+
+    def __init__(self, table: OfflineTable) -> None:
+        self.table = table
+
+    @classmethod
+    def new(cls, level: str, seed: int, game_id: str, started: str, target: int) -> "PageTable":
+        return cls(OfflineTable.new(level, int(seed), game_id, started, int(target)))
+
+    @classmethod
+    def open(cls, saved_json: str) -> "PageTable":
+        return cls(OfflineTable(json.loads(saved_json)))
+
+    def whole(self) -> str:
+        return self.table.whole()
+
+    def changes(self) -> str:
+        return self.table.changes()
+
+    def saved_json(self) -> str:
+        return json.dumps(self.table.saved())
+
+    def act(self, fields_json: str) -> "str | None":
+        return self.table.act(json.loads(fields_json))
+
+    def computer_move(self) -> bool:
+        return self.table.computer_move()
+
+    def computer_to_act(self) -> bool:
+        return self.table.computer_to_act
+
+    def passing(self) -> bool:
+        return self.table.game.phase == "pass"
+
+    def over(self) -> bool:
+        return self.table.over
 
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")

@@ -90,11 +90,11 @@ def main(argv: "list[str] | None" = None) -> None:
                         page.locator(".hand .playing-card.legal").first.click()
                         played += 1
                     page.wait_for_function("v => Number(document.getElementById('table').dataset.version) > v", arg=old)
-                times = [float(x) for x in (page.get_attribute("#offline", "data-computer-ms") or "").split()]
-                times.sort()
-                print(f"{args.level} computer, {len(times)} moves: median {statistics.median(times):.1f} ms, "
-                      f"p95 {times[int(0.95 * (len(times) - 1))]:.1f} ms, max {times[-1]:.1f} ms per move "
-                      "(its decision and the move, in Pyodide)")
+                for attribute, what in (("data-computer-ms", f"{args.level} computer's move (its decision and the move)"),
+                                        ("data-draw-ms", "drawing what changed after a move (every part of the table)")):
+                    times = sorted(float(x) for x in (page.get_attribute("#offline", attribute) or "").split())
+                    print(f"{what}, {len(times)} times: median {statistics.median(times):.1f} ms, "
+                          f"p95 {times[int(0.95 * (len(times) - 1))]:.1f} ms, max {times[-1]:.1f} ms")
                 browser.close()
         finally:
             server.terminate()

@@ -11,7 +11,7 @@
   var start = document.getElementById("offline-start");
   var list = document.getElementById("offline-games");
   var sync = document.getElementById("offline-sync");
-  var py = null, offline = null, table = null, busy = false, thinking = [];
+  var py = null, tables = null, table = null, busy = false, thinking = [], drawing = [];
 
   var THINKING = { slow: 800, normal: 450, fast: 150 };  // ms before a computer's card, by the table's speed
   function setting(name) {
@@ -80,12 +80,11 @@
     ids.forEach(function (id) {
       var saved = all[id];
       var item = document.createElement("li");
-      var over = saved.game && saved.game.state && saved.game.state.phase === "over";
       var button = document.createElement("button");
       button.type = "button";
       button.className = "link";
       button.setAttribute("data-resume", id);
-      button.textContent = (over ? "See" : "Resume") + " the game of " + (saved.started || "").slice(0, 16).replace("T", " ") + " (" + saved.level + ")";
+      button.textContent = (isOver(saved) ? "See" : "Resume") + " the game of " + (saved.started || "").slice(0, 16).replace("T", " ") + " (" + saved.level + ")";
       item.appendChild(button);
       if (saved.kept) {
         var link = document.createElement("a");
@@ -109,23 +108,7 @@
     py = await module.loadPyodide({ indexURL: page.getAttribute("data-pyodide") });
     var zip = await (await fetch(page.getAttribute("data-bundle"))).arrayBuffer();
     py.unpackArchive(zip, "zip");
-    offline = py.pyimport("games.offline");
-    py.runPython([
-      "import json",
-      "from games import offline as _offline",
-      "class _Bridge:",
-      "    def __init__(self, table): self.table = table",
-      "    def whole(self, _=None): return self.table.whole()",
-      "    def changes(self, _=None): return self.table.changes()",
-      "    def saved_json(self, _=None): return json.dumps(self.table.saved())",
-      "    def act(self, fields): return self.table.act(json.loads(fields))",
-      "    def computer_move(self, _=None): return self.table.computer_move()",
-      "    def computer_to_act(self, _=None): return self.table.computer_to_act",
-      "    def passing(self, _=None): return self.table.game.phase == 'pass'",
-      "    def over(self, _=None): return self.table.over",
-      "def open_table(saved): return _Bridge(_offline.OfflineTable(json.loads(saved)))",
-      "def new_table(level, seed, game_id, started, target): return _Bridge(_offline.OfflineTable.new(level, seed, game_id, started, target))",
-    ].join("\n"));
+    tables = py.pyimport("games.offline").PageTable;
     page.setAttribute("data-ready", String(Math.round(performance.now() - began)));
     say("Ready: choose the computers' level and deal.");
     start.querySelector("button[type=submit]").disabled = false;
@@ -144,7 +127,10 @@
     tableBox.dispatchEvent(new CustomEvent("hearts:shown", { bubbles: true }));
   }
   function update() {
+    var began = performance.now();
     var message = table.changes();
+    drawing.push(Math.round((performance.now() - began) * 100) / 100);
+    page.setAttribute("data-draw-ms", drawing.slice(-200).join(" "));  // read by tests.offline_bench
     if (message) document.dispatchEvent(new CustomEvent("hearts:update", { detail: message }));
   }
   async function computers() {
@@ -172,7 +158,7 @@
     var id = "g" + Date.now().toString(36) + Math.random().toString(36).slice(2, 8);
     var seed = Math.floor(Math.random() * 2147483647);
     var t0 = performance.now();
-    table = py.globals.get("new_table")(level, seed, id, new Date().toISOString(), target);
+    table = tables.new(level, seed, id, new Date().toISOString(), target);
     saveTable();
     show();
     page.setAttribute("data-dealt-ms", (performance.now() - t0).toFixed(1));  // read by tests.offline_bench
@@ -181,10 +167,10 @@
 
   document.addEventListener("click", function (event) {
     var resume = event.target.closest("[data-resume]");
-    if (!resume || !py) return;
+    if (!resume || !tables) return;
     var saved = games()[resume.getAttribute("data-resume")];
     if (!saved) return;
-    table = py.globals.get("open_table")(JSON.stringify(saved));
+    table = tables.open(JSON.stringify(saved));
     show();
     computers();
   });
