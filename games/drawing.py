@@ -251,46 +251,11 @@ def table_context(table: TableFacts, game: Game, steps: list[Step], view, *, spe
     played_this_deal = any(s.kind == "play" for s in my_steps_this_deal)
     received = set(view.received or ()) if view.phase == "play" and not played_this_deal else set()
 
-    hinted_codes: set[str] = set()
-    hint_info = None
-    if hint is not None:
-        action = hint.action
-        if isinstance(action, Card):
-            hinted_codes = {str(action)}
-        elif isinstance(action, (list, tuple)):
-            hinted_codes = {str(card) for card in action}
-        hint_info = {
-            "reason": hint.reason,
-            "cards": [card_info(Card.parse(code)) for code in sorted(hinted_codes, key=lambda c: Card.parse(c))],
-            "choice": action if isinstance(action, str) else None,
-        }
+    hint_info = _hint(hint)
+    hinted_codes = set(hint_info["codes"]) if hint_info else set()
 
     my_turn = you in view.to_act and not ended
-    hand = []
-    size = len(view.hand)
-    playable = set(view.legal) if my_turn and view.phase in ("play", "pass") else set()
-    if not my_turn:
-        waiting = _not_your_turn(view, names, me, ended)
-        reasons = {card: waiting for card in view.hand}
-    elif view.phase == "play":
-        reasons = {card: game.why_illegal(me, card) for card in view.hand if card not in playable}
-    elif view.phase == "moon_choice":
-        reasons = {card: "First choose how to score the moon." for card in view.hand}
-    else:
-        reasons = {}
-    # Why a card cannot be played is told once for the hand (on the status line) when most
-    # cards share it, and by a card only when its reason is another: while it is not your
-    # turn the reason changes at every move, and the hand is then not sent again.
-    hand_why = collections.Counter(reasons.values()).most_common(1)[0][0] if reasons else None
-    for card in view.hand:
-        why = reasons.get(card)
-        hand.append(card_info(
-            card,
-            legal=card in playable,
-            why=why if why != hand_why else "",
-            received=card in received,
-            hinted=str(card) in hinted_codes,
-        ))
+    hand, hand_why = _hand(view, game, names, my_turn, ended, received, hinted_codes)
 
     trick = [
         {"seat": seat, "name": seats[seat]["name"], "position": seats[seat]["position"], "card": card_info(card),
@@ -302,52 +267,10 @@ def table_context(table: TableFacts, game: Game, steps: list[Step], view, *, spe
     previous_trick = _taken_trick(view.tricks[-1], seats, view.rules) if view.tricks else None
     last_trick = previous_trick if not view.current_trick else None
 
-    passing = None
-    if view.phase == "pass" and not ended and you is not None:
-        target = view.pass_target
-        direction = DIRECTION_WORDS.get(view.pass_direction, "")
-        target_name = names.get(target, "") if target is not None else ""
-        waiting = [seats[s]["name"] for s in view.to_act if s != me]
-        passing = {
-            "direction": str(view.pass_direction),
-            "direction_words": direction,
-            "target": target,
-            "target_name": target_name,
-            "label": f"Pass 3 cards {direction} ({target_name})",
-            "done": view.passed is not None,
-            "passed": [card_info(card) for card in view.passed or ()],
-            "waiting_text": f"Waiting for {_join(waiting)} to pass." if waiting else "",
-        }
-
-    received_info = None
-    if view.phase == "play" and view.received and not played_this_deal:
-        sender = (me - view.pass_direction.offset(n)) % n
-        received_info = {
-            "from_name": names.get(sender, ""),
-            "cards": [card_info(card) for card in view.received],
-            "passed": [card_info(card) for card in view.passed or ()],
-        }
-
-    moon = None
-    if view.phase == "moon_choice" and not ended:
-        shooter = view.moon_shooter
-        value = view.rules.deal_value
-        if shooter == you:
-            subtract_scores = [s + p for s, p in zip(view.scores, view.moon_outcomes["subtract"])]
-            add_scores = [s + p for s, p in zip(view.scores, view.moon_outcomes["add"])]
-            moon = {
-                "mine": True,
-                "value": value,
-                "takes": view.rules.moon_takes,
-                "options": [
-                    {"choice": "subtract", "label": f"Take {value} off my score",
-                     "result": _score_line(subtract_scores, seats), "hinted": bool(hint_info and hint_info["choice"] == "subtract")},
-                    {"choice": "add", "label": f"Everyone else scores {value}",
-                     "result": _score_line(add_scores, seats), "hinted": bool(hint_info and hint_info["choice"] == "add")},
-                ],
-            }
-        else:
-            moon = {"mine": False, "shooter_name": names.get(shooter, ""), "value": value}
+    passing = _passing(view, seats, names) if view.phase == "pass" and not ended and you is not None else None
+    received_info = (_received(view, names) if view.phase == "play" and view.received and not played_this_deal
+                     else None)
+    moon = _moon(view, seats, names, you, hint_info) if view.phase == "moon_choice" and not ended else None
 
     # The last deal's result: shown from the start of the next deal until your first move in it.
     deal_summary = None
@@ -356,28 +279,7 @@ def table_context(table: TableFacts, game: Game, steps: list[Step], view, *, spe
     elif view.deal_number > 1 and not my_steps_this_deal and not view.tricks:
         deal_summary = _deal_summary(steps, view.deal_number - 1, names, you, n, view.rules.deal_value)
 
-    game_over = None
-    if view.phase == "over" or ended:
-        order = sorted(range(n), key=lambda s: (view.scores[s], s))
-        places = standing_places(view.scores)
-        winners = list(view.winners)
-        changes = table.rating_changes
-        game_over = {
-            "finished": view.phase == "over",
-            "abandoned": table.status == "abandoned",
-            "end_reason": table.end_reason,
-            "winners": [seats[s]["name"] for s in winners],
-            "winners_text": _winners_text(winners, seats, you),
-            "i_won": you in winners,
-            "standings": [
-                {"place": places[s], "name": seats[s]["name"],
-                 "score": view.scores[s], "is_me": s == you, "won": s in winners, "rating": changes.get(s)}
-                for s in order
-            ],
-            "rated": bool(changes),
-            "my_rating": changes.get(you),
-            "rematch": None,
-        }
+    game_over = _game_over(table, view, seats, you) if view.phase == "over" or ended else None
 
     deadline = table.turn_deadline if not ended else None
     status_text = _status_text(view, seats, you, ended, table)
@@ -408,7 +310,7 @@ def table_context(table: TableFacts, game: Game, steps: list[Step], view, *, spe
         "seats": seats,
         "seat_list": [seats[s] for s in range(n)],
         "hand": hand,
-        "hand_size": size,
+        "hand_size": len(view.hand),
         "trick": trick,
         "last_trick": last_trick,
         "previous_trick": previous_trick,
@@ -433,6 +335,137 @@ def table_context(table: TableFacts, game: Game, steps: list[Step], view, *, spe
     }
     context["notes"] = learn.notes(view, steps, names) if is_learn else []
     return context
+
+
+# --------------------------------------------------------------------------- the table's parts
+
+
+def _hint(hint) -> "dict | None":
+    """The computer's advice (``bots.hint``) as the table shows it: the cards it names (their
+    ``codes`` too), the moon choice, the reason."""
+    if hint is None:
+        return None
+    action = hint.action
+    if isinstance(action, Card):
+        codes = {str(action)}
+    elif isinstance(action, (list, tuple)):
+        codes = {str(card) for card in action}
+    else:
+        codes = set()
+    ordered = sorted(codes, key=Card.parse)
+    return {
+        "reason": hint.reason,
+        "codes": ordered,
+        "cards": [card_info(Card.parse(code)) for code in ordered],
+        "choice": action if isinstance(action, str) else None,
+    }
+
+
+def _hand(view, game: Game, names: dict[int, str], my_turn: bool, ended: bool, received: set,
+          hinted_codes: set[str]) -> tuple[list[dict], "str | None"]:
+    """The viewer's cards, each playable or with the reason it is not, and the reason most of
+    them share (told once, on the status line)."""
+    me = view.seat
+    playable = set(view.legal) if my_turn and view.phase in ("play", "pass") else set()
+    if not my_turn:
+        waiting = _not_your_turn(view, names, me, ended)
+        reasons = {card: waiting for card in view.hand}
+    elif view.phase == "play":
+        reasons = {card: game.why_illegal(me, card) for card in view.hand if card not in playable}
+    elif view.phase == "moon_choice":
+        reasons = {card: "First choose how to score the moon." for card in view.hand}
+    else:
+        reasons = {}
+    # Why a card cannot be played is told once for the hand (on the status line) when most
+    # cards share it, and by a card only when its reason is another: while it is not your
+    # turn the reason changes at every move, and the hand is then not sent again.
+    hand_why = collections.Counter(reasons.values()).most_common(1)[0][0] if reasons else None
+    hand = []
+    for card in view.hand:
+        why = reasons.get(card)
+        hand.append(card_info(
+            card,
+            legal=card in playable,
+            why=why if why != hand_why else "",
+            received=card in received,
+            hinted=str(card) in hinted_codes,
+        ))
+    return hand, hand_why
+
+
+def _passing(view, seats: dict[int, dict], names: dict[int, str]) -> dict:
+    """The viewer's pass: to whom, whether done, who is still choosing."""
+    target = view.pass_target
+    direction = DIRECTION_WORDS.get(view.pass_direction, "")
+    target_name = names.get(target, "") if target is not None else ""
+    waiting = [seats[s]["name"] for s in view.to_act if s != view.seat]
+    return {
+        "direction": str(view.pass_direction),
+        "direction_words": direction,
+        "target": target,
+        "target_name": target_name,
+        "label": f"Pass 3 cards {direction} ({target_name})",
+        "done": view.passed is not None,
+        "passed": [card_info(card) for card in view.passed or ()],
+        "waiting_text": f"Waiting for {_join(waiting)} to pass." if waiting else "",
+    }
+
+
+def _received(view, names: dict[int, str]) -> dict:
+    """The cards passed to the viewer, and by whom (shown until their first card)."""
+    sender = (view.seat - view.pass_direction.offset(view.players)) % view.players
+    return {
+        "from_name": names.get(sender, ""),
+        "cards": [card_info(card) for card in view.received],
+        "passed": [card_info(card) for card in view.passed or ()],
+    }
+
+
+def _moon(view, seats: dict[int, dict], names: dict[int, str], you: "int | None", hint_info: "dict | None") -> dict:
+    """A moon shot to score: the shooter's two choices with their results, or who is choosing."""
+    shooter = view.moon_shooter
+    value = view.rules.deal_value
+    if shooter != you:
+        return {"mine": False, "shooter_name": names.get(shooter, ""), "value": value}
+    subtract_scores = [s + p for s, p in zip(view.scores, view.moon_outcomes["subtract"])]
+    add_scores = [s + p for s, p in zip(view.scores, view.moon_outcomes["add"])]
+    hinted = hint_info["choice"] if hint_info else None
+    return {
+        "mine": True,
+        "value": value,
+        "takes": view.rules.moon_takes,
+        "options": [
+            {"choice": "subtract", "label": f"Take {value} off my score",
+             "result": _score_line(subtract_scores, seats), "hinted": hinted == "subtract"},
+            {"choice": "add", "label": f"Everyone else scores {value}",
+             "result": _score_line(add_scores, seats), "hinted": hinted == "add"},
+        ],
+    }
+
+
+def _game_over(table: TableFacts, view, seats: dict[int, dict], you: "int | None") -> dict:
+    """The end of the game: the standings, the winners, rating changes (``rematch`` is the
+    caller's to fill in)."""
+    order = sorted(range(view.players), key=lambda s: (view.scores[s], s))
+    places = standing_places(view.scores)
+    winners = list(view.winners)
+    changes = table.rating_changes
+    return {
+        "finished": view.phase == "over",
+        "abandoned": table.status == "abandoned",
+        "end_reason": table.end_reason,
+        "winners": [seats[s]["name"] for s in winners],
+        "winners_text": _winners_text(winners, seats, you),
+        "i_won": you in winners,
+        "standings": [
+            {"place": places[s], "name": seats[s]["name"],
+             "score": view.scores[s], "is_me": s == you, "won": s in winners, "rating": changes.get(s)}
+            for s in order
+        ],
+        "rated": bool(changes),
+        "my_rating": changes.get(you),
+        "rematch": None,
+    }
 
 
 def standing_places(scores) -> list[int]:
