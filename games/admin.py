@@ -1,6 +1,7 @@
 """The games app in the admin: what an operator needs to look at a table and unstick it.
 
-Tables show their rules, players, the stored engine state, the action log and a replay link;
+Tables show their rules, players, where the game stands, how it began, its action log (the
+game itself, stored once) and a replay link;
 seats and the action log are searchable on their own. Staff end a stuck game with the
 "End the selected games" action, which goes through :func:`games.services.abandon_table`
 (the one code path: version bump, results, clients told) — never by editing ``status``.
@@ -9,12 +10,11 @@ import json
 from datetime import timedelta
 
 from django.contrib import admin, messages
-from django.db.models import Count
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
-from games import services
+from games import services, snapshots
 from games.models import Action, Seat, Table
 
 
@@ -42,7 +42,7 @@ class SeatInline(admin.TabularInline):
 class ActionInline(admin.TabularInline):
     model = Action
     extra = 0
-    fields = ("ply", "seat", "action", "actor", "created_at")
+    fields = ("ply", "deal", "seat", "action", "actor", "version", "created_at")
     readonly_fields = fields
     can_delete = False
     ordering = ("ply",)
@@ -101,7 +101,7 @@ class TableAdmin(admin.ModelAdmin):
     # keep results and ratings right, which only the services do (see the actions).
     readonly_fields = (
         "kind", "status", "code", "host", "rated", "rules_pretty", "players_list", "replay_link", "version", "seed",
-        "turn_timer_seconds", "turn_deadline", "state_summary", "state_pretty", "created_at", "updated_at",
+        "turn_timer_seconds", "turn_deadline", "state_summary", "setup_pretty", "created_at", "updated_at",
         "started_at", "finished_at", "end_reason", "offline_id",
     )
     fieldsets = (
@@ -109,14 +109,14 @@ class TableAdmin(admin.ModelAdmin):
         ("Rules and timer", {"fields": ("rules_pretty", "turn_timer_seconds", "turn_deadline")}),
         ("Progress", {"fields": ("version", "state_summary", "started_at", "finished_at", "end_reason",
                                  "offline_id", "created_at", "updated_at")}),
-        ("Stored engine state (every hand: staff only)", {"classes": ("collapse",),
-                                                          "fields": ("seed", "state_pretty")}),
+        ("How the game began (every hand follows from it: staff only)", {"classes": ("collapse",),
+                                                                         "fields": ("seed", "setup_pretty")}),
     )
     inlines = [SeatInline, ActionInline]
     actions = ["end_stuck_games"]
 
     def get_queryset(self, request):
-        return super().get_queryset(request).prefetch_related("seats__user").annotate(action_count=Count("actions"))
+        return super().get_queryset(request).prefetch_related("seats__user")
 
     def has_add_permission(self, request):
         return False  # tables are made on the site, where their rules are checked
@@ -151,24 +151,26 @@ class TableAdmin(admin.ModelAdmin):
     def rules_pretty(self, table):
         return _pretty_json(table.rules)
 
-    @admin.display(description="State")
-    def state_pretty(self, table):
-        return _pretty_json(table.state)
+    @admin.display(description="Setup")
+    def setup_pretty(self, table):
+        return _pretty_json(table.setup)
 
     @admin.display(description="Where the game is")
     def state_summary(self, table):
-        summary = (table.state or {}).get("state")
-        if not summary:
+        if not table.has_game:
             return "Not started"
+        try:
+            game = snapshots.game_of(table)
+        except ValueError as error:  # a log that is not a game: say so rather than fail the page
+            return f"The stored log does not replay: {error}"
         return format_html(
             "Deal {}, {} phase, to act: {}; scores {}; {} logged actions",
-            summary.get("deal_number"), summary.get("phase"), summary.get("to_act") or "nobody",
-            summary.get("scores"), getattr(table, "action_count", table.actions.count()),
+            game.deal_number, game.phase, list(game.to_act) or "nobody", list(game.scores), table.ply,
         )
 
     @admin.display(description="Replay")
     def replay_link(self, table):
-        if table.pk is None or table.state is None:
+        if table.pk is None or not table.has_game:
             return "—"
         return format_html('<a href="{}">replay</a>', reverse("solo:replay", args=[table.pk]))
 
@@ -210,7 +212,7 @@ class SeatAdmin(admin.ModelAdmin):
 class ActionAdmin(admin.ModelAdmin):
     """The action log across tables (read-only: the log is written by services only)."""
 
-    list_display = ("table", "ply", "seat", "action", "actor", "created_at")
+    list_display = ("table", "ply", "deal", "seat", "action", "actor", "version", "created_at")
     list_filter = ("actor", "table__kind", "created_at")
     search_fields = ("=table__id", "table__code")
     list_select_related = ("table",)

@@ -1,8 +1,11 @@
-"""A table is one game of Hearts: its rules, seats, the engine state and the action log.
+"""A table is one game of Hearts: its rules, seats and the game's action log.
 
-The engine (``games.engine``) owns every rule; a ``Table`` only stores ``Game.to_dict()`` in
-``state`` and a ``version`` that counts applied actions (the engine's ply), so a client's action
-made against an older version is recognised as stale.
+The engine (``games.engine``) owns every rule. A game is stored once: the table keeps how it
+began (``rules``, ``seed``, ``setup``) and its :class:`Action` rows are its log, from which
+``games.storage`` rebuilds it; ``ply``, ``deal_number``, ``scores`` and ``winners`` only
+summarise where it stands, for lists and the admin. ``version`` counts every change of the
+table shown to its clients (moves, and also seats changing hands), so an action made against
+an older version is recognised as stale; it is not the game's ``ply``.
 """
 import secrets
 
@@ -33,8 +36,17 @@ class Table(models.Model):
     host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hosted_tables")
     rules = models.JSONField(help_text="games.engine.Rules.to_dict()")
     seed = models.BigIntegerField()
-    state = models.JSONField(null=True, blank=True, help_text="games.engine.Game.to_dict(); empty until the game starts")
-    version = models.PositiveIntegerField(default=0, help_text="Actions applied so far; every event carries it.")
+    setup = models.JSONField(
+        null=True, blank=True,
+        help_text="How the game began (the engine's setup: dealer, scores, fixed hands); empty until it starts.",
+    )
+    version = models.PositiveIntegerField(
+        default=0, help_text="Changes of the table so far (moves, seats changing hands); every update carries it.",
+    )
+    ply = models.PositiveIntegerField(default=0, help_text="Actions in the game's log (its action rows).")
+    deal_number = models.PositiveSmallIntegerField(default=0, help_text="The deal being played (0 before the start).")
+    scores = models.JSONField(default=list, blank=True, help_text="Each seat's total, after the deals scored so far.")
+    winners = models.JSONField(default=list, blank=True, help_text="The winning seats, once the game is over.")
     rated = models.BooleanField(default=False)
     listed = models.BooleanField(default=False, help_text="A friend room anyone may find in the lobby and join.")
     chat = models.BooleanField(default=True, help_text="The people at a live table may chat.")
@@ -73,6 +85,11 @@ class Table(models.Model):
     @property
     def players(self) -> int:
         return int(self.rules["players"])
+
+    @property
+    def has_game(self) -> bool:
+        """The game has been dealt (an abandoned room may never have been)."""
+        return self.setup is not None
 
     @property
     def is_live(self) -> bool:
@@ -135,7 +152,8 @@ class Seat(models.Model):
 
 
 class Action(models.Model):
-    """One applied action, in order: the table's log (the engine state carries it too)."""
+    """One applied action: the game's log, in ``ply`` order (the game's own count, from 1).
+    ``version`` is the table's version the action made."""
 
     class Actor(models.TextChoices):
         PERSON = "person", "Person"
@@ -145,9 +163,11 @@ class Action(models.Model):
         FORCED = "forced", "The person's only legal card, played by itself"
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="actions")
-    ply = models.PositiveIntegerField()
+    ply = models.PositiveIntegerField(help_text="The game's ply after this action: 1 for its first.")
+    version = models.PositiveIntegerField(help_text="The table's version after this action.")
+    deal = models.PositiveSmallIntegerField(help_text="The deal the action belongs to.")
     seat = models.PositiveSmallIntegerField()
-    action = models.JSONField()
+    action = models.JSONField(help_text='A card ("QS"), three passed cards, or "add"/"subtract" for a moon.')
     actor = models.CharField(max_length=10, choices=Actor.choices)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -123,7 +123,7 @@ class OfflineTable:
 
     def _apply(self, seat: int, action) -> None:
         events = self.game.apply(seat, action)
-        self.steps.append(step_of(self.game.ply, self.game.log()[-1], events))
+        self.steps.append(step_of(self.game.ply, self.game.log(self.game.ply - 1)[0], events))
         self.hint = None
 
     # ------------------------------------------------------------------ drawing

@@ -35,7 +35,7 @@ def game_key(table) -> str:
 
 
 def seat_results(table, game: Game) -> list[SeatResult]:
-    moons = moons_by_seat(table.state, game.players)
+    moons = moons_by_seat(game.to_dict(), game.players)
     deals = deals_scored(game)
     winners = set(game.winners)
     return [
@@ -56,11 +56,11 @@ def deals_scored(game: Game) -> int:
     return game.deal_number if game.phase == "over" else game.deal_number - 1
 
 
-def moons_by_seat(state: dict, players: int) -> list[int]:
-    """How many moons each seat shot, read by replaying the stored game."""
+def moons_by_seat(saved: dict, players: int) -> list[int]:
+    """How many moons each seat shot, read by replaying a saved game (``Game.to_dict()``)."""
     moons = [0] * players
     previous_deal = None
-    for position in Game.replay(state):
+    for position in Game.replay(saved):
         # A deal has just been scored when the next one starts or the game ends.
         scored = previous_deal is not None and (position.deal_number != previous_deal or position.phase == "over")
         if scored and position.moon_shooter is not None:

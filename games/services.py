@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import bots, snapshots
+from games import bots, snapshots, storage
 from games.engine import Card, Game, IllegalAction, Rules
 from games.faults import describe
 from games.models import Action, Seat, Table
@@ -103,7 +103,7 @@ def start_table(table_id: int, *, hands=None) -> Table:
             raise ActionRejected("seats_empty", "Every seat needs a player or a computer before the game starts.")
         rules = Rules.from_dict(table.rules)
         game = Game.new(rules, seed=table.seed, hands=hands)
-        table.state = game.to_dict()
+        storage.record_start(table, game)
         table.status = Table.Status.PLAYING
         table.started_at = timezone.now()
         table.version += 1
@@ -226,11 +226,8 @@ def _apply_action(table_id, seat_number, action, expected_version, user, actor) 
             events = game.apply(seat_number, parsed)
         except IllegalAction as error:
             raise ActionRejected("illegal", str(error))
-        table.state = game.to_dict()
         table.version += 1
-        Action.objects.create(
-            table=table, ply=table.version, seat=seat_number, action=action_to_json(parsed), actor=actor
-        )
+        storage.record_action(table, game, actor)
         if game.phase == "over":
             _finish(table, game)
         else:
@@ -242,7 +239,7 @@ def _apply_action(table_id, seat_number, action, expected_version, user, actor) 
     return ActionOutcome(version=table.version, events=events)
 
 
-MOVE_FIELDS = ["state", "version", "status", "turn_deadline", "finished_at", "updated_at"]
+MOVE_FIELDS = ["version", *storage.SUMMARY_FIELDS, "status", "turn_deadline", "finished_at", "updated_at"]
 """The table's columns a move may change (finishing the game included)."""
 
 
@@ -255,7 +252,7 @@ def _same_passing_round(table: Table, expected_version: int, seat_number: int, a
     """
     if not isinstance(action, list) or not 0 < expected_version < table.version:
         return False
-    since = Action.objects.filter(table=table, ply__gt=expected_version).values_list("seat", "action")
+    since = Action.objects.filter(table=table, version__gt=expected_version).values_list("seat", "action")
     return all(isinstance(move, list) and seat != seat_number for seat, move in since)
 
 
@@ -301,7 +298,7 @@ def abandon_table(table_id: int, reason: str, *, before_start: bool = False) -> 
         table.turn_deadline = None
         table.end_reason = reason[:200]
         table.version += 1
-        if table.state is not None:
+        if table.has_game:
             record_abandoned_game(table, load_game(table))
         table.save()
         notify_after_commit(table, [{"type": "game_abandoned", "reason": table.end_reason}])

@@ -1,15 +1,15 @@
 """A table as it stands at one version — the row, its seats, the game and its public history —
 worked out once per process and shared by every move, page and socket that needs it.
 
-Rebuilding a game from its stored log (``Game.from_dict``) costs about a millisecond per
+Rebuilding a game from its stored log (``games.storage``) costs about a millisecond per
 hundred moves, and a live table changes every few seconds, each change shown to every seat.
 So each process keeps the newest :class:`Snapshot` of the tables it serves:
 
 * :func:`games.services.submit_action` starts from the snapshot of the row it has locked when
   that snapshot is current, and stores the snapshot of the new position once it has committed;
 * the websocket consumers render every seat's update from that one snapshot;
-* a table that moved on in another process is brought up to date by applying its newer log
-  entries to a copy of the cached game, not by replaying the whole log.
+* a table that moved on in another process is brought up to date by reading only its newer
+  actions and applying them to a copy of the cached game, not by replaying the whole log.
 
 A cached snapshot is trusted only for the row it was made from: same ``code`` (table ids are
 reused after a database reset), ``version`` and ``updated_at`` (every save, the admin's
@@ -29,6 +29,7 @@ from collections import OrderedDict
 from django.conf import settings
 from django.db import connection
 
+from games import storage
 from games.engine import Game
 from games.history import Step, game_with_history, step_of
 from games.models import Seat, Table
@@ -85,15 +86,15 @@ class Snapshot:
     def steps(self) -> list[Step]:
         """Every applied action with its public events (replayed on first use if unknown)."""
         if self._steps is None:
-            self._steps = game_with_history(self.table.state)[1] if self.game is not None else []
+            self._steps = game_with_history(storage.saved_game(self.table))[1] if self.game is not None else []
         return self._steps
 
     def after(self, table, seats, game: Game, events: list) -> "Snapshot":
         """The snapshot after one more action: ``game`` is this game with it applied, and
-        ``table.state`` its saved form."""
+        ``table`` the row that records it."""
         steps = None
         if self._steps is not None:
-            steps = self._steps + [step_of(game.ply, table.state["log"][-1], events)]
+            steps = self._steps + [step_of(game.ply, game.log(game.ply - 1)[0], events)]
         return Snapshot(table, seats, game, steps)
 
 
@@ -192,8 +193,8 @@ def _seat_columns_sql() -> str:
 
 
 def lock_row(table_id: int):
-    """The row of a table, locked until the transaction ends (``select_for_update``), without
-    its ``state`` (a current snapshot has the game); ``Table.DoesNotExist`` if there is none.
+    """The row of a table, locked until the transaction ends (``select_for_update``);
+    ``Table.DoesNotExist`` if there is none.
 
     Every move starts here, so the query is the ORM's own compiled once (:func:`_lock_row_sql`):
     building it each time cost more than running it."""
@@ -205,7 +206,7 @@ def lock_row(table_id: int):
 @functools.cache
 def _lock_row_sql() -> str:
     # Compiled inside a transaction, as select_for_update must be (and is, when it runs).
-    return sql_for_any_id(Table.objects.select_for_update().defer("state").filter(pk=0))
+    return sql_for_any_id(Table.objects.select_for_update().filter(pk=0))
 
 
 def sql_for_any_id(queryset) -> str:
@@ -218,8 +219,9 @@ def sql_for_any_id(queryset) -> str:
 
 
 def of_row(table, seats=None, *, keep: bool = True) -> Snapshot:
-    """The snapshot of ``table`` as just read (its ``state`` may be deferred: it is read only
-    when the cache cannot supply the game). Seats are read unless given.
+    """The snapshot of ``table`` as just read (its log is read only when the cache cannot
+    supply the game, and then only the actions the cache has not seen). Seats are read unless
+    given.
 
     ``keep=False`` when the caller goes on to change ``table`` (a move under the row lock):
     the snapshot is not kept for others, who would see the row half-changed.
@@ -229,12 +231,12 @@ def of_row(table, seats=None, *, keep: bool = True) -> Snapshot:
     previous = _cache.get(table.pk)
     if previous is not None and previous.key == row_key(table):
         snapshot = Snapshot(table, seats, previous.game, previous._steps)
-    elif table.state is None:
+    elif not table.has_game:
         snapshot = Snapshot(table, seats, None, [])
     else:
         same_table = previous is not None and previous.key[0] == table.code
         snapshot = (_advance(previous, table, seats) if same_table else None) or Snapshot(
-            table, seats, Game.from_dict(table.state)
+            table, seats, storage.game_of_row(table)
         )
     return remember(snapshot) if keep else snapshot
 
@@ -244,13 +246,13 @@ def game_of(table) -> Game:
     previous = _cache.get(table.pk)
     if previous is not None and previous.game is not None and previous.key == row_key(table):
         return previous.game.copy()
-    return Game.from_dict(table.state)
+    return storage.game_of_row(table)
 
 
 def load(table_id: int) -> Snapshot | None:
-    """Read a table (``state`` only if needed) and its seats now; None if there is none.
+    """Read a table (its log only if needed) and its seats now; None if there is none.
     The snapshot is :attr:`Snapshot.drawable`."""
-    table = Table.objects.select_related("host").defer("state").filter(pk=table_id).first()
+    table = Table.objects.select_related("host").filter(pk=table_id).first()
     if table is None:
         return None
     snapshot = of_row(table)
@@ -261,23 +263,24 @@ def load(table_id: int) -> Snapshot | None:
 
 
 def _advance(previous: Snapshot, table, seats) -> Snapshot | None:
-    """``previous`` brought up to the stored ``table.state`` by applying the newer log entries
-    to a copy of its game, or None when that game is not an earlier position of this one."""
-    game, state = previous.game, table.state
-    if game is None or state.get("seed") != game.seed:
+    """``previous`` brought up to ``table`` by reading the actions it has not seen and
+    applying them to a copy of its game, or None when that game is not an earlier position
+    of this one."""
+    game = previous.game
+    if game is None or table.seed != game.seed or not 0 < game.ply <= table.ply:
         return None
-    entries = state.get("log", ())
-    if game.ply > len(entries) or game.log() != entries[: game.ply]:
-        return None
+    entries = storage.log_of(table, after=game.ply - 1)
+    if not entries or entries[0] != game.log(game.ply - 1)[0]:
+        return None  # the log was rewritten since (the same table would not do that)
     copy = game.copy()
     steps = list(previous._steps) if previous._steps is not None else None
     try:
-        for ply, entry in enumerate(entries[game.ply:], start=game.ply + 1):
+        for ply, entry in enumerate(entries[1:], start=game.ply + 1):
             events = copy.apply(entry["seat"], entry["action"])
             if steps is not None:
                 steps.append(step_of(ply, entry, events))
     except Exception:
         return None
-    if copy.ply != state.get("ply"):
+    if copy.ply != table.ply:
         return None
     return Snapshot(table, seats, copy, steps)

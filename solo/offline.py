@@ -24,6 +24,7 @@ from django.templatetags.static import static
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from games import storage
 from games.models import Action, Seat, Table
 from games.offline import YOU, checked_replay
 from games.results import record_finished_game
@@ -113,21 +114,21 @@ def keep_game(user, saved) -> tuple[Table, bool]:
         started = now
     try:
         with transaction.atomic():
-            row = Table.objects.create(
+            row = Table(
                 kind=Table.Kind.SOLO, status=Table.Status.FINISHED, host=user, rules=game.rules.to_dict(),
-                seed=game.seed, state=game.to_dict(), version=game.ply, started_at=started, finished_at=now,
-                offline_id=table.id,
+                seed=game.seed, version=game.ply, started_at=started, finished_at=now, offline_id=table.id,
             )
+            storage.record_start(row, game)  # the setup, and the summary of the game as it ended
+            row.save()
             Seat.objects.bulk_create(
                 Seat(table=row, number=number, user=user if number == YOU else None,
                      bot_level="" if number == YOU else table.level)
                 for number in range(game.players)
             )
-            Action.objects.bulk_create(
-                Action(table=row, ply=ply, seat=entry["seat"], action=entry["action"],
-                       actor=Action.Actor.PERSON if entry["seat"] == YOU else Action.Actor.BOT)
-                for ply, entry in enumerate(row.state["log"], start=1)
-            )
+            Action.objects.bulk_create(storage.actions_of(
+                row, game, actors=lambda seat: Action.Actor.PERSON if seat == YOU else Action.Actor.BOT,
+                versions=lambda ply: ply,
+            ))
             record_finished_game(row, game)
     except IntegrityError:  # the same game, sent twice at once: the other request kept it
         return Table.objects.get(host=user, offline_id=table.id), False

@@ -7,8 +7,9 @@ figures no column holds: points per deal, moons shot, queens of spades taken.
 from collections import defaultdict
 from dataclasses import dataclass, field, fields
 
-from games.models import Table
+from games import storage
 from games.history import game_with_history
+from games.models import Table
 
 QUEEN_OF_SPADES = "QS"
 
@@ -50,9 +51,9 @@ def computer_level(seats, me: int) -> str:
     return levels.pop() if len(levels) == 1 else "mixed"
 
 
-def tally_of(table: Table, me: int) -> Tally:
-    """What one ended game adds for the player in seat ``me``."""
-    game, steps = game_with_history(table.state)
+def tally_of(table: Table, me: int, log: list[dict] | None = None) -> Tally:
+    """What one ended game adds for the player in seat ``me`` (its log read unless given)."""
+    game, steps = game_with_history(storage.saved_game(table, log))
     tally = Tally(games=1, won=int(table.status == Table.Status.FINISHED and me in game.winners))
     for step in steps:
         for event in step.events:
@@ -69,14 +70,15 @@ def solo_statistics(user) -> Statistics:
     """The statistics of every ended solo game ``user`` played."""
     stats = Statistics()
     tables = (
-        Table.objects.filter(kind=Table.Kind.SOLO, seats__user=user, state__isnull=False,
+        Table.objects.filter(kind=Table.Kind.SOLO, seats__user=user, setup__isnull=False,
                              status__in=[Table.Status.FINISHED, Table.Status.ABANDONED])
         .distinct().prefetch_related("seats")
     )
+    logs = storage.logs_of(tables)
     for table in tables:
         seats = list(table.seats.all())
         me = next(seat.number for seat in seats if seat.user_id == user.pk)
-        tally = tally_of(table, me)
+        tally = tally_of(table, me, logs[table.pk])
         stats.overall.add(tally)
         stats.by_level[computer_level(seats, me)].add(tally)
         stats.by_players[table.players].add(tally)

@@ -16,7 +16,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.services import note_guest_seen, player_for
-from games import bots, drawing, learn, presenters, services
+from games import bots, drawing, learn, presenters, services, storage
 from games.bots import figures
 from games.engine import Card, Rules
 from games.forms import NewGameForm
@@ -189,9 +189,8 @@ def my_games(request):
 def _game_row(table: Table, user) -> dict:
     seats = sorted(table.seats.all(), key=lambda seat: seat.number)
     mine = next(seat.number for seat in seats if seat.user_id == user.pk)
-    summary = (table.state or {}).get("state") or {}
-    scores = summary.get("scores") or [0] * len(seats)
-    winners = summary.get("winners") or []
+    scores = table.scores or [0] * len(seats)
+    winners = table.winners
     players = []
     for seat in seats:
         players.append({
@@ -208,7 +207,7 @@ def _game_row(table: Table, user) -> dict:
         "can_abandon": table.is_active and not table.is_live,
         "can_delete": table.host_id == user.pk and not table.is_live,
         "players": players,
-        "deal": summary.get("deal_number"),
+        "deal": table.deal_number or None,
         "i_won": mine in winners,
         "resume_url": _resume_url(table),
         "replay_url": reverse("solo:replay", args=[table.pk]) if table.status == Table.Status.FINISHED else None,
@@ -273,10 +272,9 @@ STAT_LEVELS = [("easy", "Easy"), ("medium", "Medium"), ("hard", "Hard"), ("mixed
 def replay(request, table_id: int):
     """Step through a finished game move by move, every hand face up (the game is over)."""
     table, seat = _seated(request, table_id)
-    if table.status != Table.Status.FINISHED or table.state is None:
+    if table.status != Table.Status.FINISHED or not table.has_game:
         return render(request, "games/replay_unavailable.html", {"table": table}, status=403)
-    log = table.state.get("log", [])
-    last = len(log)
+    last = table.ply
     ply = request.GET.get("ply")
     ply = last if ply is None else whole_number(ply)
     if ply is None:
@@ -288,8 +286,8 @@ def replay(request, table_id: int):
 
 
 def replay_context(table: Table, me: int, ply: int) -> dict:
-    game, step = presenters.game_at(table.state, ply)
-    log = table.state.get("log", [])
+    log = storage.log_of(table)
+    game, step = presenters.game_at(storage.saved_game(table, log), ply)
     names = presenters.seat_names(table)
     names_you = {seat: ("You" if seat == me else name) for seat, name in names.items()}
     n = game.players
@@ -325,7 +323,7 @@ def replay_context(table: Table, me: int, ply: int) -> dict:
         "last": len(log),
         "prev": max(ply - 1, 0),
         "next": min(ply + 1, len(log)),
-        "step_text": _step_text(step, names_you, n, table) if step else "The cards are dealt.",
+        "step_text": _step_text(step, log, names_you, table) if step else "The cards are dealt.",
         "events_text": _events_text(step, names_you) if step else [],
         "hands": hands,
         "trick": trick,
@@ -340,11 +338,10 @@ def replay_context(table: Table, me: int, ply: int) -> dict:
     }
 
 
-def _step_text(step, names, n, table) -> str:
+def _step_text(step, log, names, table) -> str:
     who = names[step.seat]
     if step.kind == "pass":
-        entry = table.state["log"][step.ply - 1]
-        cards = " ".join(Card.parse(code).symbol for code in entry["action"])
+        cards = " ".join(Card.parse(code).symbol for code in log[step.ply - 1]["action"])
         return f"Deal {step.deal}: {who} passed {cards}."
     if step.kind == "moon":
         value = Rules.from_dict(table.rules).deal_value

@@ -253,6 +253,9 @@ class Game:
         "_trick_values",  # Trick values of the first completed tricks, made as views ask for them
     )
 
+    FORMAT = _FORMAT
+    """The ``"format"`` of a saved game: :meth:`to_dict` writes it, :meth:`from_dict` requires it."""
+
     def __init__(self) -> None:
         raise TypeError("Use Game.new(rules, seed=...) or Game.from_dict(d).")
 
@@ -928,9 +931,19 @@ class Game:
     def __deepcopy__(self, memo) -> "Game":
         return self.copy()
 
-    def log(self) -> list[dict[str, Any]]:
-        """The actions applied so far: ``[{"deal": 1, "seat": 0, "action": "2C"}, ...]``."""
-        return [{"deal": d, "seat": s, "action": list(a) if isinstance(a, list) else a} for d, s, a in self._log]
+    def log(self, start: int = 0) -> list[dict[str, Any]]:
+        """The actions applied so far: ``[{"deal": 1, "seat": 0, "action": "2C"}, ...]``;
+        with ``start``, only those after the first ``start`` (``log(g.ply - 1)`` is the last).
+
+        >>> g = Game.new(Rules(passing="none"), seed=1)
+        >>> _ = g.apply(g.turn, "2C")
+        >>> g.log(g.ply - 1)
+        [{'deal': 1, 'seat': 2, 'action': '2C'}]
+        """
+        return [
+            {"deal": d, "seat": s, "action": list(a) if isinstance(a, list) else a}
+            for d, s, a in self._log[start:]
+        ]
 
     def _state(self) -> dict[str, Any]:
         def cs(m):

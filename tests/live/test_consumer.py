@@ -17,7 +17,7 @@ def table_row(table_id):
 
 async def current(table_id):
     table = await sync_to_async(table_row)(table_id)
-    return table, services.load_game(table)
+    return table, await sync_to_async(services.load_game)(table)
 
 
 async def test_each_seat_gets_full_state_on_connect_with_only_its_own_hand(people):
@@ -89,7 +89,7 @@ async def test_duplicate_and_stale_moves_are_rejected_and_change_nothing(people)
     error = await players[nxt].receive_until(lambda f: f["type"] == "error")
     assert error["code"] == "stale"
     again, _ = await current(table.pk)
-    assert (again.version, again.state) == (after.version, after.state)
+    assert (again.version, again.ply) == (after.version, after.ply)
     assert await sync_to_async(Action.objects.filter(table_id=table.pk).count)() == 1
     for player in players:
         await player.close()
@@ -154,7 +154,7 @@ async def test_bad_frames_get_a_clear_error_and_change_nothing(people, frame, co
     if code == "not_your_turn":
         assert "turn" in error["message"].lower()
     after, _ = await current(table.pk)
-    assert (after.version, after.state) == (table.version, table.state)
+    assert (after.version, after.ply) == (table.version, table.ply)
     for p in players:
         assert [f for f in await p.drain(0.2) if f["type"] == "update"] == []
         await p.close()

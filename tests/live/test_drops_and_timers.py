@@ -30,7 +30,7 @@ async def test_drop_then_stand_in_after_grace_then_reclaim(people, settings):
     players = await connect_all(people, table.pk)
     for player in players:
         await player.receive()
-    game = services.load_game(table)
+    game = await sync_to_async(services.load_game)(table)
     seat = game.to_act[0]
     assert (await sync_to_async(seat_row)(table.pk, seat)).connected
 
@@ -118,7 +118,7 @@ async def test_turn_timer_plays_for_the_person_and_everyone_sees_it(people):
     for player in players:
         state = await player.receive()
         assert state["state"]["turn_deadline"] is not None
-    game = services.load_game(table)
+    game = await sync_to_async(services.load_game)(table)
     seat = game.to_act[0]
     deadline = table.turn_deadline
     assert 25 < (deadline - timezone.now()).total_seconds() <= 30

@@ -287,7 +287,7 @@ async def test_a_move_over_the_socket_while_the_broker_is_down_is_refused_whole_
     players = await connect_all(people, table.pk)
     for player in players:
         await player.receive()
-    game = services.load_game(table)
+    game = await sync_to_async(services.load_game)(table)
     seat = game.to_act[0]
     card = str(game.legal(seat)[0])
     settings.TASK_RUNNER = "celery"
@@ -304,7 +304,7 @@ async def test_a_move_over_the_socket_while_the_broker_is_down_is_refused_whole_
         "message": "The game server is briefly unavailable, so your move was not made. Try again in a moment.",
     }
     after = await sync_to_async(table_row)(table.pk)
-    assert (after.version, after.state) == (table.version, table.state), "nothing half-applied"
+    assert (after.version, after.ply) == (table.version, table.ply), "nothing half-applied"
     assert not await sync_to_async(Action.objects.filter(table_id=table.pk).exists)()
     logged = [r.getMessage() for r in caplog.records if "broker_unavailable" in r.getMessage() or "action_rejected" in r.getMessage()]
     assert any("code=unavailable" in line for line in logged) and all(card not in line for line in logged)

@@ -98,7 +98,7 @@ async def test_a_lapsed_subscription_lets_a_game_in_progress_finish(people, subs
         await sync_to_async(subscribe)(user, days=-1)
     from games import services
 
-    game = services.load_game(table)
+    game = await sync_to_async(services.load_game)(table)
     seat = game.to_act[0]
     player = await Player.create(people[seat], table.pk)
     assert await player.connect()

@@ -35,7 +35,7 @@ def connection_servers(table_id):
 
 
 def action_log(table_id):
-    return list(Action.objects.filter(table_id=table_id).order_by("ply").values_list("ply", "seat", "action", "actor"))
+    return list(Action.objects.filter(table_id=table_id).order_by("ply").values_list("version", "seat", "action", "actor"))
 
 
 async def catch_up(sockets, version, timeout=10):
@@ -47,7 +47,7 @@ async def catch_up(sockets, version, timeout=10):
 
 async def play(sockets, moves, made):
     """Whoever is to act plays their first legal card, ``moves`` times; each move is acked and
-    reaches every socket. ``made`` collects (ply, seat, card)."""
+    reaches every socket. ``made`` collects (the table version it made, seat, card)."""
     for _ in range(moves):
         version = max(socket.version for socket in sockets)
         await catch_up(sockets, version)
@@ -62,12 +62,12 @@ async def play(sockets, moves, made):
 
 
 def assert_each_move_applied_once(table_id, made):
-    """The log holds exactly the moves made, in order, on consecutive plies, and the saved
-    game has applied each once."""
+    """The log holds exactly the moves made, in order, at consecutive table versions, and the
+    saved game has applied each once."""
     log = action_log(table_id)
-    assert [(ply, seat, card) for ply, seat, card, _actor in log] == made
-    plies = [ply for ply, *_ in log]
-    assert plies == list(range(plies[0], plies[0] + len(plies))), "no ply missing or repeated"
+    assert [(version, seat, card) for version, seat, card, _actor in log] == made
+    versions = [version for version, *_ in log]
+    assert versions == list(range(versions[0], versions[0] + len(versions))), "no move missing or repeated"
     game = services.load_game(table_row(table_id))
     assert game.ply == len(log)
 
@@ -131,7 +131,7 @@ async def test_a_seat_whose_server_died_gets_its_stand_in_after_the_grace_period
     live_processes, celery_worker_process, people
 ):
     table = await sync_to_async(seat_people)(people)
-    absent = services.load_game(table).to_act[0]  # the person to play next never comes back
+    absent = (await sync_to_async(services.load_game)(table)).to_act[0]  # the person to play next never comes back
     env = dict(FAST_HEARTBEAT, LIVE_RECONNECT_GRACE_SECONDS=2)
     server = await sync_to_async(live_processes.daphne)(**env)
     sockets, frames = await open_sockets(server.port, table.pk, people)
@@ -203,7 +203,7 @@ async def test_redis_briefly_unavailable_moves_fail_cleanly_then_succeed(live_pr
         assert await refused.close_code(5) == CLOSE_TRY_AGAIN
         await asyncio.sleep(0.5)
         after = await sync_to_async(table_row)(table.pk)
-        assert (after.version, after.state) == (before.version, before.state), "no move half-applied"
+        assert (after.version, after.ply) == (before.version, before.ply), "no move half-applied"
 
         redis.start()  # the same port, empty (no persistence): groups and queues are gone
         for socket in sockets:
@@ -221,7 +221,8 @@ async def test_redis_briefly_unavailable_moves_fail_cleanly_then_succeed(live_pr
 
         log = server.log()
         assert "layer_unavailable" in log and "Exception inside application" not in log
-        hidden = {str(c) for hand in services.load_game(await sync_to_async(table_row)(table.pk)).hands for c in hand}
+        final = await sync_to_async(lambda: services.load_game(table_row(table.pk)))()
+        hidden = {str(c) for hand in final.hands for c in hand}
         leaked = hidden & card_tokens(log)
         assert not leaked, f"the server log names cards of hidden hands: {leaked}"
         print(f"redis outage: every socket told and closed in {noticed:.2f} s; all back {back:.1f} s after the stop")

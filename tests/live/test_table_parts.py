@@ -8,7 +8,7 @@ from html.parser import HTMLParser
 import pytest
 from asgiref.sync import sync_to_async
 
-from games import bots, services, snapshots
+from games import bots, services, snapshots, storage
 from games.engine import Rules
 from games.models import Table
 from games.presenters import draw_table
@@ -82,9 +82,10 @@ async def test_another_seats_pass_sends_its_plate_not_my_hand_and_no_part_shows_
             await frame_with(player, f'data-version="{version + 1}"')
 
     final = await sync_to_async(Table.objects.get)(pk=table.pk)
-    dealt = initial_game(final.state).hands
+    saved = await sync_to_async(storage.saved_game)(final)
+    dealt = initial_game(saved).hands
     game = await sync_to_async(game_now)(table.pk)
-    played = {entry["action"] for entry in final.state["log"] if isinstance(entry["action"], str)}
+    played = {entry["action"] for entry in saved["log"] if isinstance(entry["action"], str)}
     for number, player in enumerate(players):
         seen = set()
         for frame in player.frames:

@@ -127,10 +127,12 @@ def test_searching_tables_finds_them_by_player_code_and_id(admin_client, world, 
 
 def test_table_page_shows_rules_players_state_action_log_and_replay(admin_client, world):
     table = world["finished"]
+    table.refresh_from_db()
     html = admin_client.get(admin_url(Table, "change", table.pk)).content.decode()
     assert "&quot;target&quot;: 20" in html or '"target": 20' in html  # the rules
     assert "CPU (Easy)" in html and "bob" in html.lower()  # the players
-    assert "hearts-game/1" in html  # the stored engine state
+    assert "&quot;dealer&quot;: 0" in html or '"dealer": 0' in html  # how the game began
+    assert f"over phase, to act: nobody; scores {table.scores}; {table.ply} logged actions" in html
     actions = Action.objects.filter(table=table)
     assert actions.count() > 50
     assert html.count('<td class="field-actor">') == actions.count()  # the whole action log

@@ -124,7 +124,7 @@ def _query_dict(data):
 
 def _bumps(table):
     """Version changes of a table that are not moves (the start, seats taken and left)."""
-    return table.version - Action.objects.filter(table=table).count() - 1 if table.state is not None else table.version
+    return table.version - Action.objects.filter(table=table).count() - 1 if table.has_game else table.version
 
 
 json_leaf = st.one_of(st.none(), st.booleans(), st.integers(-10**15, 10**15), st.floats(allow_nan=False),

@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 from markupsafe import escape as html_escape
 
-from games import presenters, protocol, services
+from games import presenters, protocol, services, storage
 from games.engine import Card, Game, Rules
 from games.models import Action, Table
 
@@ -203,14 +203,14 @@ def test_stale_version_is_rejected_with_a_message_and_changes_nothing(ann, solo)
     old = solo.version
     post_act(ann, solo, action="pass", cards=cards, version=old)
     solo.refresh_from_db()
-    before = (solo.version, solo.state)
+    before = (solo.version, solo.ply)
     game = game_of(solo)
     response = post_act(ann, solo, action="play", card=str(game.legal(0)[0]), version=old)
     assert response.status_code == 200
     html = response.content.decode()
     assert "earlier position of the table" in html and 'role="alert"' in html
     solo.refresh_from_db()
-    assert (solo.version, solo.state) == before
+    assert (solo.version, solo.ply) == before
 
 
 @pytest.mark.django_db
@@ -480,12 +480,13 @@ def test_replay_steps_through_a_finished_game(ann, player):
     table = make_table(player, target=15, seed=2)
     play_whole_game(ann, table)
     table.refresh_from_db()
-    last = len(table.state["log"])
+    saved = storage.saved_game(table)
+    last = len(saved["log"])
     html = ann.get(url("replay", table)).content.decode()
     assert f"move {last} of {last}" in html
     assert "every hand is shown" in html
     start = ann.get(url("replay", table), {"ply": 0}).content.decode()
-    states = list(Game.replay(table.state))
+    states = list(Game.replay(saved))
     for seat in range(4):  # the whole deal, every hand face up
         for card in states[0].hands[seat]:
             assert f'data-card="{card}"' in start
@@ -493,7 +494,7 @@ def test_replay_steps_through_a_finished_game(ann, player):
     assert f'href="?ply={last}"' in start and 'href="?ply=1"' in start
     step = ann.get(url("replay", table), {"ply": 1}, **HTMX).content.decode()
     assert step.lstrip().startswith('<div id="replay"')
-    entry = table.state["log"][0]
+    entry = saved["log"][0]
     assert "passed" in step or "played" in step
     assert presenters.seat_names(table)[entry["seat"]] in step or "You" in step
     # clamped and tolerant

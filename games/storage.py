@@ -1,0 +1,90 @@
+"""A game stored once: how it began on its :class:`~games.models.Table` row, its moves as
+:class:`~games.models.Action` rows, and nothing else that must agree with them.
+
+The row's ``ply``, ``deal_number``, ``scores`` and ``winners`` summarise the game for lists
+and the admin; they are written with every move (:func:`record_action`), never read back
+into a game. A game is rebuilt from the log with :func:`game_of_row`; a process keeps the
+newest game of each table it serves (``games.snapshots``) and reads only the moves it has
+not seen (:func:`log_of`).
+"""
+from __future__ import annotations
+
+from games.engine import Game
+from games.models import Action, Table
+
+SUMMARY_FIELDS = ["ply", "deal_number", "scores", "winners"]
+"""The table's columns that summarise its game, written by :func:`summarise`."""
+
+
+def summarise(table: Table, game: Game) -> None:
+    """Set the table's summary columns from ``game`` (the caller saves the row)."""
+    table.ply = game.ply
+    table.deal_number = game.deal_number
+    table.scores = list(game.scores)
+    table.winners = list(game.winners)
+
+
+def record_start(table: Table, game: Game) -> None:
+    """The game of ``table`` has been dealt: keep how it began (the caller saves the row)."""
+    table.setup = game.to_dict()["setup"]
+    summarise(table, game)
+
+
+def record_action(table: Table, game: Game, actor: str) -> Action:
+    """Keep the action ``game`` has just applied, at the table's (new) ``version``, and
+    summarise the game on the row (the caller saves it)."""
+    entry = game.log(game.ply - 1)[0]
+    summarise(table, game)
+    return Action.objects.create(
+        table=table, ply=game.ply, version=table.version, deal=entry["deal"], seat=entry["seat"],
+        action=entry["action"], actor=actor,
+    )
+
+
+def actions_of(table: Table, game: Game, actors, versions) -> list[Action]:
+    """Every action of ``game`` as unsaved rows of ``table``, ``actors`` and ``versions``
+    giving each one's actor and table version (by ply)."""
+    return [
+        Action(table=table, ply=ply, version=versions(ply), deal=entry["deal"], seat=entry["seat"],
+               action=entry["action"], actor=actors(entry["seat"]))
+        for ply, entry in enumerate(game.log(), start=1)
+    ]
+
+
+def log_of(table: Table, after: int = 0) -> list[dict]:
+    """The game's log after its first ``after`` actions, as ``Game.log()`` gives it."""
+    rows = Action.objects.filter(table_id=table.pk, ply__gt=after).order_by("ply").values_list(
+        "deal", "seat", "action"
+    )
+    return [{"deal": deal, "seat": seat, "action": action} for deal, seat, action in rows]
+
+
+def logs_of(tables) -> dict[int, list[dict]]:
+    """The logs of several tables in one query, by table id."""
+    logs: dict[int, list[dict]] = {table.pk: [] for table in tables}
+    rows = Action.objects.filter(table_id__in=list(logs)).order_by("table_id", "ply").values_list(
+        "table_id", "deal", "seat", "action"
+    )
+    for table_id, deal, seat, action in rows:
+        logs[table_id].append({"deal": deal, "seat": seat, "action": action})
+    return logs
+
+
+def saved_game(table: Table, log: list[dict] | None = None) -> dict:
+    """The game of ``table`` as ``Game.to_dict()`` saves one (without its summary), its log
+    read unless given; None before the game starts."""
+    if table.setup is None:
+        return None
+    return {
+        "format": Game.FORMAT, "rules": table.rules, "seed": table.seed, "setup": table.setup,
+        "ply": table.ply, "log": log_of(table) if log is None else log,
+    }
+
+
+def game_of_row(table: Table) -> Game:
+    """The game of ``table``, rebuilt from its log (``ValueError`` if the log is not a game
+    of these rules, or disagrees with the row's ``ply``)."""
+    saved = saved_game(table)
+    if saved is None:
+        raise ValueError(f"The game of table {table.pk} has not started.")
+    return Game.from_dict(saved)
