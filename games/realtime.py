@@ -9,6 +9,7 @@ messages leave in the order the changes were committed.
 """
 import asyncio
 import logging
+import uuid
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -77,7 +78,8 @@ def notify_table(table_id: int, version: int, events=()) -> None:
 def notify_presence(table_id: int) -> None:
     """Someone's connection to the table opened or closed: who is online changed, without a
     new version (a new version would restart the turn timer of whoever is to act)."""
-    _send(table_id, {"type": "table.presence", "table": table_id})
+    # Its id lets the table's sockets in a process share one read of the table (live.consumers).
+    _send(table_id, {"type": "table.presence", "table": table_id, "id": uuid.uuid4().hex})
 
 
 def notify_chat(table_id: int, line: dict) -> None:

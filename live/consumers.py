@@ -82,7 +82,8 @@ UNAVAILABLE = (
 # Every connection at a table hears of every change, and each needs the table at that
 # version: one snapshot (games.snapshots) per change serves them all.
 
-_loading: dict = {}
+_loading: dict = {}  # table id -> (loop time the load started, the load's future)
+_presence_heard: dict = {}  # table id -> (id of the newest presence message heard, loop time)
 
 
 async def snapshot_at_least(table_id: int, version: int) -> Snapshot | None:
@@ -91,13 +92,41 @@ async def snapshot_at_least(table_id: int, version: int) -> Snapshot | None:
     snapshot = snapshots.cached(table_id, version)
     if snapshot is not None:
         return snapshot
+    return await shared_load(table_id, version=version)
+
+
+async def snapshot_read_since(table_id: int, since: float) -> Snapshot | None:
+    """The table as read from the database at loop time ``since`` or later: a load that
+    started then or later serves every socket that asks (when a connection opens or closes,
+    every socket at the table asks at once), else the table is loaded now."""
+    return await shared_load(table_id, since=since)
+
+
+def presence_heard_at(message: dict) -> float:
+    """When this process first heard of presence message ``message`` (loop time): a table's
+    sockets all get it, one after another, and a read from then on is new enough for each."""
+    now = asyncio.get_running_loop().time()
+    table_id, key = message["table"], message.get("id")
+    heard = _presence_heard.get(table_id)
+    if key is not None and heard is not None and heard[0] == key:
+        return heard[1]
+    if len(_presence_heard) >= 10_000:
+        _presence_heard.clear()  # a message heard again after this only means one more load
+    _presence_heard[table_id] = (key, now)
+    return now
+
+
+async def shared_load(table_id: int, *, version: int = 0, since: float | None = None) -> Snapshot | None:
+    """Load the table, or share a load on its way that started at loop time ``since`` or
+    later (any, without ``since``) and brings ``version`` or later."""
+    loop = asyncio.get_running_loop()
     pending = _loading.get(table_id)
-    if pending is not None:
-        snapshot = await asyncio.shield(pending)
+    if pending is not None and (since is None or pending[0] >= since):
+        snapshot = await asyncio.shield(pending[1])
         if snapshot is None or snapshot.version >= version:
             return snapshot
-    future = asyncio.get_running_loop().create_future()
-    _loading[table_id] = future
+    future = loop.create_future()
+    _loading[table_id] = (loop.time(), future)
     try:
         snapshot = await db(snapshots.load)(table_id)
         future.set_result(snapshot)
@@ -106,7 +135,7 @@ async def snapshot_at_least(table_id: int, version: int) -> Snapshot | None:
         future.exception()  # retrieved: nobody else may be waiting
         raise
     finally:
-        if _loading.get(table_id) is future:
+        if _loading.get(table_id, (None, None))[1] is future:
             del _loading[table_id]
     return snapshot
 
@@ -449,9 +478,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         online is read again and the seats that changed are sent."""
         if self.ended:
             return
+        heard_at = presence_heard_at(message)
         if self.format == "html":
-            return await self.send_state(fresh=True)
-        snapshot = await db(snapshots.load)(self.table_id)
+            return await self.send_state(since=heard_at)
+        snapshot = await snapshot_read_since(self.table_id, heard_at)
         seats = seat_summaries(snapshot) if snapshot is not None else self.sent_seats
         if seats != self.sent_seats:
             self.sent_seats = seats
@@ -467,10 +497,15 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         await self.deliver(snapshot, events=message.get("events", []), event_version=version)
 
-    async def send_state(self, *, fresh: bool = False, error: str | None = None):
-        snapshot = None if fresh else snapshots.cached(self.table_id, self.version)
-        if snapshot is None:
-            snapshot = await db(snapshots.load)(self.table_id)
+    async def send_state(self, *, fresh: bool = False, since: float | None = None, error: str | None = None):
+        """Send the table: as read from now on (``fresh``), or since loop time ``since``, or
+        this process's newest snapshot of it when that is not older than what was sent."""
+        if fresh and since is None:
+            since = asyncio.get_running_loop().time()
+        if since is not None:
+            snapshot = await snapshot_read_since(self.table_id, since)
+        else:
+            snapshot = snapshots.cached(self.table_id, self.version) or await db(snapshots.load)(self.table_id)
         if snapshot is not None:
             await self.deliver(snapshot, error=error)
 
