@@ -52,8 +52,10 @@ def actions_of(table: Table, game: Game, actors, versions) -> list[Action]:
 
 
 def log_of(table: Table, after: int = 0) -> list[dict]:
-    """The game's log after its first ``after`` actions, as ``Game.log()`` gives it."""
-    rows = Action.objects.filter(table_id=table.pk, ply__gt=after).order_by("ply").values_list(
+    """The game's log after its first ``after`` actions, as ``Game.log()`` gives it, up to
+    the row's ``ply``: moves made since the row was read belong to a newer row (a move
+    writes its action and the row in one transaction, and actions are never changed)."""
+    rows = Action.objects.filter(table_id=table.pk, ply__gt=after, ply__lte=table.ply).order_by("ply").values_list(
         "deal", "seat", "action"
     )
     return [{"deal": deal, "seat": seat, "action": action} for deal, seat, action in rows]

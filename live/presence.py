@@ -67,15 +67,18 @@ def connection_opened(table_id: int, user, channel_name: str, server: str) -> Se
         table = Table.objects.select_for_update().filter(pk=table_id).first()
         if table is None:
             raise ActionRejected("no_table", "There is no table here.")
-        mine = TableConnection.objects.filter(table_id=table_id, user=user)
-        if not mine.filter(channel_name=channel_name).exists() and mine.count() >= MAX_SOCKETS_PER_PERSON:
-            raise ActionRejected(
-                "too_many_sockets",
-                f"You have this table open in {MAX_SOCKETS_PER_PERSON} windows already; close one and try again.",
-            )
-        TableConnection.objects.get_or_create(
-            channel_name=channel_name, defaults={"table_id": table_id, "user": user, "server": server}
+        # Every socket of a restarted server opens at once: few statements here.
+        open_here = list(
+            TableConnection.objects.filter(table_id=table_id, user=user).values_list("channel_name", flat=True)
         )
+        if channel_name not in open_here:
+            if len(open_here) >= MAX_SOCKETS_PER_PERSON:
+                raise ActionRejected(
+                    "too_many_sockets",
+                    f"You have this table open in {MAX_SOCKETS_PER_PERSON} windows already; close one and try again.",
+                )
+            # A socket's channel name is its own: no other table or person has a row with it.
+            TableConnection.objects.create(channel_name=channel_name, table_id=table_id, user=user, server=server)
         seat = Seat.objects.filter(table_id=table_id, user=user).first()
         if seat is None:
             count_watchers(table_id)
@@ -88,7 +91,10 @@ def connection_opened(table_id: int, user, channel_name: str, server: str) -> Se
             reclaim_seat(table_id, user)
         elif not seat.connected:
             transaction.on_commit(lambda: notify_presence(table_id))
-    seat.refresh_from_db()
+    if seat.standing_in:
+        seat.refresh_from_db()  # handed back
+    else:
+        seat.connected, seat.left_at = True, None
     return seat
 
 

@@ -228,3 +228,16 @@ def test_seats_written_while_they_are_read_are_not_reused_later(four, monkeypatc
     snapshots.of_row(table, seats)  # kept with nothing to compare
     Seat.objects.filter(table_id=table.pk, number=2).update(connected=False)  # back as first read
     assert snapshots.read_seats(table)[2].connected is False
+
+
+@pytest.mark.django_db
+def test_a_row_read_just_before_moves_still_makes_the_game_it_stood_for(four):
+    """A page reads the row, computers move, then the page reads the log: it draws the game
+    of the row it read (the newer actions are the next rows'), not an error."""
+    table = play_moves(people_table(four).pk, 5, random.Random(9))
+    read = Table.objects.get(pk=table.pk)
+    newer = play_moves(table.pk, 3, random.Random(9))
+    assert (read.ply, newer.ply) == (5, 8)
+    assert storage.game_of_row(read).to_dict() == Game.from_dict(dict(storage.saved_game(newer), log=storage.log_of(newer)[:5], ply=5)).to_dict()
+    snapshots.forget()
+    assert snapshots.of_row(read).game.ply == 5

@@ -1,8 +1,11 @@
-"""When a connection opens or closes, every socket at the table asks for the table as it is
-now: one read of it, made after the news was heard, serves them all (a server's sockets all
-reconnecting at once after a restart made four reads per table per connection)."""
+"""Many sockets opening at once (a server restarted, a load run starting): when a connection
+opens or closes, every socket at the table asks for the table as it is now, and one read of
+it, made after the news was heard, serves them all (it was four reads per table per socket
+opened); recording a socket takes few statements."""
 import asyncio
 from types import SimpleNamespace
+
+import pytest
 
 from live import consumers
 
@@ -56,3 +59,26 @@ async def test_each_presence_message_is_heard_once_per_table(monkeypatch):
     later = consumers.presence_heard_at({"table": 3, "id": "y"})
     assert later > first, "newer news: heard now"
     assert consumers.presence_heard_at({"table": 4, "id": "x"}) > first, "another table's"
+
+
+@pytest.mark.django_db
+def test_a_socket_opening_costs_few_statements(people):
+    """Every socket of a restarted server opens at once: recording one is five statements
+    (the row lock, this person's sockets there, the new socket, the seat, marking it)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.models import Seat
+    from live import presence
+    from tests.live.conftest import seat_people
+
+    table = seat_people(people)
+    with CaptureQueriesContext(connection) as queries:
+        seat = presence.connection_opened(table.pk, people[1], "specific.x!1", "alive:1:aaaa")
+    statements = [q["sql"].split()[0] for q in queries if q["sql"].split()[0] not in (
+        "BEGIN", "COMMIT", "SAVEPOINT", "RELEASE")]
+    assert statements == ["SELECT", "SELECT", "INSERT", "SELECT", "UPDATE"], statements
+    assert seat.connected and Seat.objects.get(pk=seat.pk).connected
+    again = presence.connection_opened(table.pk, people[1], "specific.x!1", "alive:1:aaaa")
+    assert again.connected, "the same socket recorded twice: one row"
+    assert table.connections.filter(user=people[1]).count() == 1
