@@ -1,6 +1,6 @@
 """The rules in force at a table: a frozen dataclass of the house-rule choices.
 
-/work/shared/rules.md is the reference; the defaults here are its defaults.
+../shared/rules.md (from the project root) is the reference; the defaults here are its defaults.
 
 >>> r = Rules()
 >>> r.players, r.hand_size, r.removed, r.kitty_size
