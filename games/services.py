@@ -152,14 +152,6 @@ def parse_action(action):
     raise ActionRejected("malformed", "Send a card (like QS), three cards to pass, or add/subtract.")
 
 
-def action_to_json(action):
-    if isinstance(action, Card):
-        return str(action)
-    if isinstance(action, (list, tuple)):
-        return [str(card) for card in action]
-    return action
-
-
 def submit_action(
     table_id: int,
     seat_number: int,

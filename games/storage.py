@@ -33,22 +33,25 @@ def record_start(table: Table, game: Game) -> None:
 def record_action(table: Table, game: Game, actor: str) -> Action:
     """Keep the action ``game`` has just applied, at the table's (new) ``version``, and
     summarise the game on the row (the caller saves it)."""
-    entry = game.log(game.ply - 1)[0]
     summarise(table, game)
-    return Action.objects.create(
-        table=table, ply=game.ply, version=table.version, deal=entry["deal"], seat=entry["seat"],
-        action=entry["action"], actor=actor,
-    )
+    row = _action_row(table, game.ply, game.log(game.ply - 1)[0], version=table.version, actor=actor)
+    row.save(force_insert=True)
+    return row
 
 
 def actions_of(table: Table, game: Game, actors, versions) -> list[Action]:
     """Every action of ``game`` as unsaved rows of ``table``, ``actors`` and ``versions``
     giving each one's actor and table version (by ply)."""
     return [
-        Action(table=table, ply=ply, version=versions(ply), deal=entry["deal"], seat=entry["seat"],
-               action=entry["action"], actor=actors(entry["seat"]))
+        _action_row(table, ply, entry, version=versions(ply), actor=actors(entry["seat"]))
         for ply, entry in enumerate(game.log(), start=1)
     ]
+
+
+def _action_row(table: Table, ply: int, entry: dict, *, version: int, actor: str) -> Action:
+    """The row of log ``entry`` (``Game.log()``'s form), the ``ply``-th action."""
+    return Action(table=table, ply=ply, version=version, deal=entry["deal"], seat=entry["seat"],
+                  action=entry["action"], actor=actor)
 
 
 def log_of(table: Table, after: int = 0) -> list[dict]:
@@ -62,13 +65,16 @@ def log_of(table: Table, after: int = 0) -> list[dict]:
 
 
 def logs_of(tables) -> dict[int, list[dict]]:
-    """The logs of several tables in one query, by table id."""
-    logs: dict[int, list[dict]] = {table.pk: [] for table in tables}
-    rows = Action.objects.filter(table_id__in=list(logs)).order_by("table_id", "ply").values_list(
-        "table_id", "deal", "seat", "action"
+    """The logs of several tables in one query, by table id, each up to its row's ``ply``
+    (as :func:`log_of`)."""
+    plies = {table.pk: table.ply for table in tables}
+    logs: dict[int, list[dict]] = {table_id: [] for table_id in plies}
+    rows = Action.objects.filter(table_id__in=list(plies)).order_by("table_id", "ply").values_list(
+        "table_id", "ply", "deal", "seat", "action"
     )
-    for table_id, deal, seat, action in rows:
-        logs[table_id].append({"deal": deal, "seat": seat, "action": action})
+    for table_id, ply, deal, seat, action in rows:
+        if ply <= plies[table_id]:
+            logs[table_id].append({"deal": deal, "seat": seat, "action": action})
     return logs
 
 

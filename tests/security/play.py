@@ -7,6 +7,13 @@ from games.models import Table
 from hearts_site.taskrunner import task_named
 
 
+def as_sent(action):
+    """An engine action as a client sends it: a card code, three codes, or the moon choice."""
+    if isinstance(action, (list, tuple)):
+        return [str(card) for card in action]
+    return str(action)
+
+
 class StepDriver:
     def __init__(self, table_id: int, monkeypatch, *, level: str = "easy"):
         self.table_id = table_id
@@ -43,6 +50,6 @@ class StepDriver:
         person = next(number for number in game.to_act if not seats[number].computer_plays)
         choice = services.computer_action(game.view(person), self.level, table, person)
         services.submit_action(
-            table.pk, person, services.action_to_json(choice), expected_version=table.version, user=seats[person].user
+            table.pk, person, as_sent(choice), expected_version=table.version, user=seats[person].user
         )
         return self.table().status == Table.Status.PLAYING

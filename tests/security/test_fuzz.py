@@ -27,7 +27,7 @@ def random_action(rng: random.Random, game, seat, legal_share=0.2):
         if legal:
             if game.phase == "pass":
                 return [str(card) for card in rng.sample(legal, min(3, len(legal)))]
-            return services.action_to_json(rng.choice(legal))
+            return str(rng.choice(legal))  # a card, or the moon choice
     roll = rng.random()
     if roll < 0.25:
         return rng.choice(CARD_CODES)
