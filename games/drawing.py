@@ -23,6 +23,7 @@ from __future__ import annotations
 import collections
 import functools
 import json
+import re
 from dataclasses import dataclass, field
 
 from markupsafe import Markup
@@ -257,15 +258,16 @@ def table_context(table: TableFacts, game: Game, steps: list[Step], view, *, spe
     my_turn = you in view.to_act and not ended
     hand, hand_why = _hand(view, game, names, my_turn, ended, received, hinted_codes)
 
+    # The trick taken last this deal: in the centre until the next card is led (drawn as the
+    # trick in progress was, with its caption added), and in the "Last trick" panel until the
+    # next trick is taken.
+    previous_trick = _taken_trick(view.tricks[-1], seats, view.rules) if view.tricks else None
+    last_trick = previous_trick if not view.current_trick else None
     trick = [
         {"seat": seat, "name": seats[seat]["name"], "position": seats[seat]["position"], "card": card_info(card),
          "led": i == 0}
-        for i, (seat, card) in enumerate(view.current_trick)
+        for i, (seat, card) in enumerate(view.current_trick or (view.tricks[-1].plays if last_trick else ()))
     ]
-    # The trick taken last this deal: in the centre until the next card is led, and in the
-    # "Last trick" panel until the next trick is taken.
-    previous_trick = _taken_trick(view.tricks[-1], seats, view.rules) if view.tricks else None
-    last_trick = previous_trick if not view.current_trick else None
 
     passing = _passing(view, seats, names) if view.phase == "pass" and not ended and you is not None else None
     received_info = (_received(view, names) if view.phase == "play" and view.received and not played_this_deal
@@ -325,7 +327,9 @@ def table_context(table: TableFacts, game: Game, steps: list[Step], view, *, spe
         "turn_deadline": deadline,
         "turn_timer_seconds": table.turn_timer_seconds,
         "hint": hint_info,
-        "can_hint": not live and my_turn and view.phase in ("pass", "play", "moon_choice"),
+        # Shown by the stylesheet only while it is your turn (#table.my-turn), so that a change
+        # of turn does not send the hand again.
+        "can_hint": not live and not spectator and view.phase in ("pass", "play", "moon_choice"),
         "kitty": [card_info(card) for card in view.kitty],
         "kitty_size": view.kitty_size,
         "removed": [card_info(card) for card in view.removed],
@@ -646,8 +650,13 @@ TRICK_CARD_END = "</div></div>"  # a trick card's own element and the card in it
 
 def part_change(old: str, new: str) -> str:
     """What to send for a part of the table that was ``old`` and is ``new``: ``new`` itself,
-    or, when the only change is cards added to the trick in progress, just those cards, to be
-    added to the end of ``#t-trick`` (``data-append``, ``games/table.js``).
+    or less when that says the same:
+
+    - when the only change is cards added to the trick in progress, just those cards, to be
+      added to the end of ``#t-trick`` (``data-append``, ``games/table.js``);
+    - in your hand and the other seats' plates, when the only change is pieces (:data:`PIECE`)
+      that changed or left, those pieces, and for each piece gone an empty element that says
+      so (``data-remove``).
 
     >>> old = '<div id="t-centre">' + TRICK_OPEN + '<div class="trick-card a"><i></i></div></div></div></div>'
     >>> new = old.replace('</div></div></div></div>', '</div></div><div class="trick-card b"><i></i></div></div></div></div>')
@@ -655,7 +664,17 @@ def part_change(old: str, new: str) -> str:
     '<div id="t-trick" data-append><div class="trick-card b"><i></i></div></div></div>'
     >>> part_change(old, '<div id="t-centre"></div>')
     '<div id="t-centre"></div>'
+    >>> hand = '<div id="t-me"><p>You</p><div class="hand">{}</div></div>'.format
+    >>> idle = '<button id="card-2C" class="dimmed">2C</button><button id="card-QS" class="dimmed">QS</button>'
+    >>> part_change(hand(idle), hand('<button id="card-2C" class="legal">2C</button><button id="card-QS" class="dimmed">QS</button>'))
+    '<button id="card-2C" class="legal">2C</button>'
+    >>> part_change(hand(idle), hand('<button id="card-QS" class="dimmed">QS</button>'))
+    '<i id="card-2C" data-remove></i>'
+    >>> part_change(hand(idle), hand(idle).replace('You', 'You, dealer'))[:14]
+    '<div id="t-me"'
     """
+    if old.startswith(PIECED_PARTS):
+        return _pieces_change(old, new) or new
     start = old.find(TRICK_OPEN)
     if start < 0 or len(new) <= len(old):
         return new
@@ -668,6 +687,29 @@ def part_change(old: str, new: str) -> str:
     if added.startswith(TRICK_CARD) and new == old[:end] + added + old[end:]:
         return f'<div id="t-trick" data-append>{added}</div>'
     return new
+
+
+PIECED_PARTS = ('<div id="t-me"', '<div id="t-seat-')
+PIECE = re.compile(r'<(button|label|span|div) id="(card-\w\w|me-stats|t-seat-\d-(?:backs|count|taken))".*?</\1>', re.S)
+"""A piece of your hand or of another seat's plate that changes alone (``me_area`` and
+``seat_plate`` in ``_table_parts.html``): a card of your hand, the line of your points under
+it; the backs of another seat's cards, how many it holds, its points. None holds an element
+of its own kind."""
+
+
+def _pieces_change(old: str, new: str) -> "str | None":
+    """The pieces (:data:`PIECE`) of ``new`` that differ from those of ``old``, and a
+    ``data-remove`` element for each piece gone (a card played); None when anything else
+    changed, or a piece came or moved."""
+    olds = {match[2]: match[0] for match in PIECE.finditer(old)}
+    news = [(match[2], match[0]) for match in PIECE.finditer(new)]
+    new_ids = {key for key, _ in news}
+    if [key for key in olds if key in new_ids] != [key for key, _ in news]:
+        return None
+    if PIECE.sub("", old) != PIECE.sub("", new):
+        return None
+    return "".join([html for key, html in news if olds[key] != html]
+                   + [f'<i id="{key}" data-remove></i>' for key in olds if key not in new_ids])
 
 
 def _part_id(html: str) -> str:

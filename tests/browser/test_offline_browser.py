@@ -20,6 +20,13 @@ from .test_solo_browser import pass_three, play_one, play_to_end, shot, version,
 pytestmark = pytest.mark.browser
 
 
+def network_back(page):
+    """The network comes back, as the page sees it. Chromium's network emulation (150) ends
+    without the ``online`` event that a real return of the network fires, so it is fired here."""
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+
+
 @pytest.fixture
 def own_server(site):
     """A daphne of its own (on the browser tests' database), so this test can stop it."""
@@ -90,7 +97,7 @@ def test_a_game_is_played_offline_and_resumed_with_the_server_stopped(own_server
 
     server.terminate()
     server.wait(10)
-    page.context.set_offline(False)  # the network is back, but the server is gone
+    network_back(page)  # but the server is gone
     page.reload()
     ready(page)
     page.locator("[data-resume]").first.click()
@@ -149,7 +156,7 @@ def test_a_finished_offline_game_is_kept_with_the_players_games_when_the_network
     ready(page)
     row = page.locator("#offline-games li")
     assert row.count() == 1 and "kept" not in row.inner_text()
-    page.context.set_offline(False)
+    network_back(page)
     page.wait_for_selector("#offline-games .offline-kept")
     shot(page, screens, "offline-game-kept")
     replay = page.get_attribute("#offline-games .offline-kept", "href")
@@ -179,7 +186,7 @@ def test_a_game_played_offline_to_the_end_is_kept_when_the_network_returns(site,
     (saved,) = json.loads(page.evaluate("() => localStorage.getItem('hearts.offline.games')")).values()
     assert checked_replay(saved).over and "kept" not in saved
 
-    page.context.set_offline(False)  # the network is back: the game goes to the player's account
+    network_back(page)  # the game goes to the player's account
     page.wait_for_function("() => Object.values(JSON.parse(localStorage.getItem('hearts.offline.games'))).every(g => g.kept)")
     page.goto(site.url + "/my-games/")
     row = page.locator("tr", has_text="played offline")

@@ -183,6 +183,17 @@ class Element:
                 return found
         return None
 
+    def remove(self, element_id) -> bool:
+        """Take out the element with that id, wherever it is below this one."""
+        for index, child in enumerate(self.children):
+            if isinstance(child, Element):
+                if child.attrs.get("id") == element_id:
+                    del self.children[index]
+                    return True
+                if child.remove(element_id):
+                    return True
+        return False
+
     def shape(self):
         return (self.tag, sorted(self.attrs.items()),
                 [child.shape() if isinstance(child, Element) else child.strip() for child in self.children
@@ -214,9 +225,12 @@ def parse(html: str) -> Element:
 
 def apply_frame(page: Element, frame: str) -> None:
     """Each top element of ``frame`` replaces the one with its id, or (``data-append``) adds its
-    children to it."""
+    children to it, or (``data-remove``) takes it out."""
     for incoming in parse(frame).children:
         if not isinstance(incoming, Element):
+            continue
+        if "data-remove" in incoming.attrs:
+            assert page.remove(incoming.attrs["id"]), f"{incoming.attrs['id']} was on the page"
             continue
         current = page.find(incoming.attrs["id"])
         if "data-append" in incoming.attrs:
@@ -225,7 +239,7 @@ def apply_frame(page: Element, frame: str) -> None:
             current.tag, current.attrs, current.children = incoming.tag, incoming.attrs, incoming.children
 
 
-async def test_cards_added_to_the_trick_are_sent_alone_and_make_the_same_table(people):
+async def test_cards_added_to_the_trick_and_pieces_of_the_hand_and_plates_are_sent_alone_and_make_the_same_table(people):
     await sync_to_async(play_and_apply_frames)(people)
 
 
@@ -234,7 +248,7 @@ def play_and_apply_frames(people):
     drawn = draw_table(snapshots.load(table.pk), 0)
     page = parse(drawn.whole())
     sent = drawn.parts
-    appended = 0
+    appended = pieces = 0
     for move in range(20):
         snapshot = snapshots.load(table.pk)
         seat = snapshot.game.to_act[0]
@@ -245,9 +259,14 @@ def play_and_apply_frames(people):
         if 'data-append' in frame:
             appended += 1
             assert 'id="t-centre"' not in frame, "the centre is not sent again"
+        if 'id="card-' in frame or 'data-remove' in frame:
+            pieces += 1
+            assert 'id="t-me"' not in frame, "the hand is not sent again"
+        assert not re.search(r'id="t-seat-\d"', frame), "a plate changes by its pieces alone"
         apply_frame(page, frame)
         # every part as a fresh drawing has it (#table's own attributes follow t-state: the script)
         for part, html in drawn.parts.items():
             assert page.find(part).shape() == parse(html).children[0].shape(), f"{part} after move {move + 1}"
         sent = drawn.parts
-    assert appended == 10, "the second and third cards of each of the 5 tricks are sent alone"
+    assert appended == 15, "the second, third and fourth cards of each of the 5 tricks are sent alone"
+    assert pieces >= 10, "your turn coming and going, and your cards played, change cards of the hand alone"

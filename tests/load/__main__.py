@@ -140,28 +140,35 @@ class Stats:
 STATE_TAG = re.compile(r'<span id="t-state" hidden data-version="(\d+)" data-phase="\w+" data-deal="\d+" '
                        r'data-turn="[\d ]*" data-my-turn="([01])" data-over="([01])"')
 HAND_PART = re.compile(r'<div id="t-me".*?</form>', re.S)
-LEGAL_CARD = re.compile(r'name="card" value="(\w\w)"')
+HAND_CARD = re.compile(r'<(?:button|label|i) id="card-(\w\w)"([^>]*)>')
 ERROR_CODE = re.compile(r'id="live-error"[^>]*data-code="([^"]+)"')
 
 
-def html_frame(raw: str, seat_number: int, legal: list):
+def html_frame(raw: str, seat_number: int, hand: dict):
     """What a browser would read off an HTML frame — the whole table, or the parts of it that
     changed: the table's version, whether it is this seat's turn and the cards it may play
-    (or an error). ``legal`` is what the last hand part showed; the hand is sent only when it
-    changes. None for other fragments."""
+    (or an error). ``hand`` is the seat's cards as last shown, each True when it could be
+    played: the hand is sent whole, or the cards that changed or left it. None for other
+    fragments."""
     error = ERROR_CODE.search(raw)
     if error:
         return {"type": "error", "code": error.group(1)}
-    hand = HAND_PART.search(raw)
-    if hand is not None:
-        legal[:] = LEGAL_CARD.findall(hand.group(0))
+    whole_hand = HAND_PART.search(raw)
+    if whole_hand is not None:
+        hand.clear()
+    for card, attributes in HAND_CARD.findall(whole_hand.group(0) if whole_hand else raw):
+        if "data-remove" in attributes:
+            hand.pop(card, None)
+        else:
+            hand[card] = 'name="card"' in attributes
     match = STATE_TAG.search(raw)
     if match is None:
         return None
     version, my_turn, over = int(match.group(1)), match.group(2) == "1", match.group(3) == "1"
+    legal = [card for card, playable in hand.items() if playable]
     return {"type": "html", "version": version, "state": {
         "version": version, "status": "finished" if over else "playing",
-        "view": {"to_act": [seat_number] if my_turn else [], "legal": list(legal) if my_turn else []},
+        "view": {"to_act": [seat_number] if my_turn else [], "legal": legal if my_turn else []},
     }}
 
 
@@ -174,11 +181,11 @@ class Seat:
 
     async def run(self, stats: Stats):
         html = self.table.args.format == "html"
-        legal: list = []
+        hand: dict = {}
         async for raw in self.ws:
             stats.frames += 1
             stats.bytes += len(raw.encode("utf-8")) if isinstance(raw, str) else len(raw)
-            frame = html_frame(raw, self.number, legal) if html else json.loads(raw)
+            frame = html_frame(raw, self.number, hand) if html else json.loads(raw)
             if frame is None:
                 continue
             kind = frame["type"]

@@ -73,6 +73,10 @@
     Array.prototype.slice.call(template.content.children).forEach(function (incoming) {
       var current = incoming.id && document.getElementById(incoming.id);
       if (!current) return;
+      if (incoming.hasAttribute("data-remove")) {  // a card that left the hand
+        current.remove();
+        return;
+      }
       if (incoming.hasAttribute("data-append")) {  // new chat lines, cards added to the trick
         while (incoming.firstChild) current.appendChild(incoming.firstChild);
         incoming = current;
@@ -135,6 +139,9 @@
           if (input) input.checked = true;
         });
       }
+    }
+    // The hand, or only the focused card, may have been replaced.
+    if (hand && !hand.contains(document.activeElement)) {
       if (before.focused) {
         var cards = hand.querySelectorAll(".playing-card");
         var same = hand.querySelector('.playing-card[data-card="' + before.focused.card + '"]');
@@ -274,7 +281,8 @@
       busyUntil = Math.max(busyUntil, Date.now() + times.slide);
     }
     playedFrom = null;
-    var taken = centre.querySelector(".trick.last");
+    var caption = centre.querySelector(".trick-caption");  // the trick is finished
+    var taken = caption && caption.parentNode;
     if (taken && arrived.length) {
       // A trick just finished: show it, then send it to whoever took it.
       var shown = Date.now() + (arrived.length ? (still ? 0 : times.slide) : 0) + times.hold;
@@ -285,7 +293,7 @@
 
   function collect(trick, duration) {
     if (!trick.isConnected) return;
-    var winner = seatElement(trick.getAttribute("data-winner"));
+    var winner = seatElement(trick.querySelector(".trick-caption").getAttribute("data-winner"));
     var to = winner ? centreOf(winner) : null;
     trick.querySelectorAll(".trick-card").forEach(function (card) {
       if (!duration || !to) { card.classList.add("collected"); return; }

@@ -72,6 +72,9 @@
     }
   }
   window.addEventListener("online", sendFinished);
+  // Also when the player comes back to the page: an "online" event can be missed, and a send
+  // that failed waits for the next chance.
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) sendFinished(); });
 
   function showGames(keepHidden) {
     var all = games();
