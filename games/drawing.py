@@ -621,7 +621,7 @@ def _announcement(step: Step | None, seats: dict[int, dict], status_text: str, d
 
 TABLE_PARTS = ("state", "bar", "alert", "centre", "overlay", "status_line", "announce", "hint_box",
                "me_area", "coach", "scores", "previous_trick_panel")
-"""The macros of ``_table_parts.html`` drawn for every seat, besides one ``seat_plate`` per
+"""The blocks of ``_table_parts.html`` drawn for every seat, besides one ``seat_plate`` per
 other seat."""
 
 
@@ -640,7 +640,8 @@ class TableDrawing:
         """HTML of the whole table; its root element is ``<div id="table">``.  A plain ``str``
         (text added to it is not escaped), safe to put in a page as it is: Jinja2 escaped what
         it printed."""
-        return table_templates().get_template("games/table_fragment.html").render({**self.context, "parts": self.parts})
+        parts = {part: Markup(html) for part, html in self.parts.items()}  # drawn by Jinja2, escaped
+        return table_templates().get_template("games/table_fragment.html").render({**self.context, "parts": parts})
 
 
 TRICK_OPEN = '<div class="trick" id="t-trick" aria-label="Cards on the table">'
@@ -714,12 +715,16 @@ def _pieces_change(old: str, new: str) -> "str | None":
 
 def _part_id(html: str) -> str:
     start = html.index(' id="') + 5
-    return str(html[start:html.index('"', start)])
+    return html[start:html.index('"', start)]
 
 
 def draw(context: dict) -> TableDrawing:
-    """Draw each part of the table of ``context`` (:func:`table_context`) once."""
-    module = table_templates().get_template("games/_table_parts.html").make_module(context)
-    drawn = [getattr(module, name)() for name in TABLE_PARTS]
-    drawn += [module.seat_plate(seat) for seat in context["opponents"]]
+    """Draw each part of the table of ``context`` (:func:`table_context`) once: each is a block
+    of ``_table_parts.html``, rendered alone."""
+    template = table_templates().get_template("games/_table_parts.html")
+    blocks = template.blocks
+    seen = template.new_context(context)
+    drawn = ["".join(blocks[name](seen)) for name in TABLE_PARTS]
+    plate = blocks["seat_plate"]
+    drawn += ["".join(plate(seen.derived({"seat": seat}))) for seat in context["opponents"]]
     return TableDrawing(context, {_part_id(html): html for html in drawn})

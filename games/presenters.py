@@ -197,7 +197,10 @@ def table_context(table: Table | Snapshot, seat_number: int, *, hint=None, error
         }
     game = snapshot.game
     view = game.public_view(seat_number) if spectator else snapshot.view(seat_number)
-    context = drawing.table_context(table_facts(snapshot), game, snapshot.steps, view, spectator=spectator,
+    facts = snapshot.drawn.get("facts")
+    if facts is None:  # the same for every seat drawn at this version
+        facts = snapshot.drawn["facts"] = table_facts(snapshot)
+    context = drawing.table_context(facts, game, snapshot.steps, view, spectator=spectator,
                                     hint=hint, error=error)
     game_over = context["game_over"]
     if game_over and table.is_live and not spectator and view.phase == "over":

@@ -54,6 +54,7 @@ class Snapshot:
         self._steps = steps
         self._rating_changes = None if table.rated and table.status == table.Status.FINISHED else {}
         self._views: dict = {}
+        self.drawn: dict = {}  # what drawing this table works out once for all seats (games.presenters)
 
     def __repr__(self) -> str:
         return f"<Snapshot table={self.table.pk} version={self.version}>"
