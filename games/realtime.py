@@ -21,6 +21,12 @@ log = logging.getLogger(__name__)
 _server_loop: asyncio.AbstractEventLoop | None = None
 _outbox: asyncio.Queue | None = None
 _outbox_task: asyncio.Task | None = None
+_presence_queued: set[int] = set()
+"""Tables whose presence news waits in the outbox. Newer news of such a table is not queued
+again: the sockets read who is online when they hear the news, after every change so far was
+committed, so one message says it all. When every seat of many tables connects at once (a
+restart, a tournament), the outbox would otherwise hold one message per socket, and the news
+of moves would wait behind them."""
 
 
 def table_group(table_id: int) -> str:
@@ -34,6 +40,7 @@ def remember_server_loop() -> None:
     if _server_loop is not loop or _outbox is None or _outbox_task is None or _outbox_task.done():
         _server_loop = loop
         _outbox = asyncio.Queue()
+        _presence_queued.clear()
         _outbox_task = loop.create_task(_send_outbox(_outbox))
 
 
@@ -48,6 +55,8 @@ async def _send_outbox(outbox: asyncio.Queue) -> None:
     failing = False  # the last message was given up on: do not hold the queue up again
     while True:
         group, message = await outbox.get()
+        if message.get("type") == "table.presence":
+            _presence_queued.discard(message["table"])  # before it is sent: news from now on is newer
         for pause in (() if failing else RETRY_PAUSES) + (None,):
             try:
                 layer = get_channel_layer()
@@ -97,6 +106,10 @@ def _send(table_id: int, message: dict) -> None:
             running = None
         loop, outbox = _server_loop, _outbox
         if loop is not None and outbox is not None and loop.is_running() and not loop.is_closed():
+            if message["type"] == "table.presence":
+                if table_id in _presence_queued:
+                    return
+                _presence_queued.add(table_id)
             if running is loop:
                 outbox.put_nowait((group, message))
             else:

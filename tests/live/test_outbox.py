@@ -1,5 +1,6 @@
-"""games.realtime's outbox: the news of a change survives a blip of the channel layer, and a
-layer that stays down does not hold every later message up."""
+"""games.realtime's outbox: the news of a change survives a blip of the channel layer, a
+layer that stays down does not hold every later message up, and news of who is online waits
+in it once per table."""
 import asyncio
 
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -40,3 +41,31 @@ async def test_a_layer_that_stays_down_is_tried_once_per_message_after_giving_up
     await run_outbox(layer, [5, 6, 7, 8], monkeypatch)
     assert layer.sent == [("table-1", 8)]
     assert caplog.text.count("notify_failed") == 3
+
+
+class RecordingLayer:
+    def __init__(self):
+        self.sent = []
+
+    async def group_send(self, group, message):
+        self.sent.append((group, message["type"]))
+
+
+async def test_presence_news_of_a_table_waits_in_the_outbox_once(monkeypatch):
+    layer = RecordingLayer()
+    monkeypatch.setattr(realtime, "get_channel_layer", lambda: layer)
+    realtime.remember_server_loop()
+    try:
+        for _ in range(3):  # three sockets of table 1 open while the outbox is busy
+            realtime.notify_presence(1)
+        realtime.notify_table(1, 5)
+        realtime.notify_presence(2)
+        realtime.notify_presence(1)
+        await asyncio.sleep(0.1)
+        assert layer.sent == [("table-1", "table.presence"), ("table-1", "table.changed"),
+                              ("table-2", "table.presence")]
+        realtime.notify_presence(1)  # news after the last was sent is sent
+        await asyncio.sleep(0.1)
+        assert layer.sent[3:] == [("table-1", "table.presence")]
+    finally:
+        realtime._outbox_task.cancel()
