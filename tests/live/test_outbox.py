@@ -68,4 +68,6 @@ async def test_presence_news_of_a_table_waits_in_the_outbox_once(monkeypatch):
         await asyncio.sleep(0.1)
         assert layer.sent[3:] == [("table-1", "table.presence")]
     finally:
-        realtime._outbox_task.cancel()
+        task = realtime._outbox_task
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
