@@ -69,7 +69,7 @@ async def test_spectators_are_sent_only_public_information_over_a_whole_game(peo
 
     html_frames = [first] + await frames_of(html)
     json_frames = [json.loads(text) for text in await frames_of(as_json)]
-    checked = 0
+    checked = []
     for frame in html_frames:
         version = VERSION.search(frame)
         if version is None:
@@ -77,8 +77,10 @@ async def test_spectators_are_sent_only_public_information_over_a_whole_game(peo
             continue
         shown = named_cards(frame)
         assert shown <= public[int(version[1])], (int(version[1]), shown - public[int(version[1])])
-        checked += 1
-    assert checked > 100
+        checked.append(int(version[1]))
+    # A socket that falls behind is sent the newest table, not every version in between: how
+    # many frames come depends on the machine's speed, so it is enough that they span the game.
+    assert len(checked) > 20 and max(checked) == max(public), "frames from the start of the game to its end"
     for frame in json_frames:
         state = frame.get("state")
         if not state or not state["view"]:
