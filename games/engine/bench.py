@@ -36,7 +36,11 @@ def api_game(rules: Rules, seed: int, rng: random.Random) -> int:
     while g.phase != "over":
         if g.phase == "pass":
             for seat in range(rules.players):
-                apply(seat, rng.sample(legal(seat), 3))
+                # 3 random cards, with cheaper draws than rng.sample (which cost more than the pass)
+                cards = legal(seat)
+                n = len(cards)
+                apply(seat, [cards.pop(int(rnd() * n)), cards.pop(int(rnd() * (n - 1))),
+                             cards.pop(int(rnd() * (n - 2)))])
         for _ in range(plays):
             seat = g.turn
             cards = legal(seat)

@@ -249,7 +249,8 @@ class Game:
         "_deal_kitty", "_kitty_taker", "_passes", "_received",
         "_tricks",  # completed tricks: (leader, card ints in the order played, winner)
         "_voids",
-        "_moon_shooter", "_pending", "_ply", "_log",
+        "_moon_shooter", "_pending",
+        "_log",  # every action applied, as (deal number, seat, action); the ply is its length
         "_trick_values",  # Trick values of the first completed tricks, made as views ask for them
     )
 
@@ -333,7 +334,6 @@ class Game:
         g._deal_points = [0] * n
         g._winners = ()
         g._moon_shooter = None
-        g._ply = 0
         g._log = []
         g._start_deal(hand_masks, kitty_mask)
         return g
@@ -578,7 +578,7 @@ class Game:
     @property
     def ply(self) -> int:
         """Number of actions applied so far; each :meth:`apply` adds 1."""
-        return self._ply
+        return len(self._log)
 
     version = ply
 
@@ -676,8 +676,8 @@ class Game:
         ``deal_scored``, ``deal_started``, ``game_over``.  They carry only public
         information, so they can be broadcast to every seat.
         """
-        if ply is not None and ply != self._ply:
-            raise IllegalAction(f"That action is out of date (game is at move {self._ply}, not {ply}).")
+        if ply is not None and ply != len(self._log):
+            raise IllegalAction(f"That action is out of date (game is at move {len(self._log)}, not {ply}).")
         d = self._deal
         if self._phase == "play" and seat == d.turn and type(seat) is int:
             # Playing a card: the common case, first.  The seat must be a plain int (not a
@@ -688,7 +688,6 @@ class Game:
             name = _NAMES[c]
             number = self._deal_number
             self._log.append((number, seat, name))
-            self._ply += 1
             trick = d.trick
             if trick and c // 13 != trick[0] // 13:
                 self._voids[seat] |= 1 << trick[0] // 13
@@ -724,7 +723,6 @@ class Game:
                     else f'You shot the moon: choose "subtract" or "add" ({self._cfg.moon_value} points).'
                 )
             self._log.append((self._deal_number, seat, choice))
-            self._ply += 1
             events: list[dict[str, Any]] = []
             self._score(choice, events)
             return events
@@ -750,7 +748,6 @@ class Game:
                 raise IllegalAction(f"You don't hold {_CARDS[x].symbol}.")
         mask = 1 << a | 1 << b | 1 << c
         self._log.append((self._deal_number, seat, [_NAMES[a], _NAMES[b], _NAMES[c]]))
-        self._ply += 1
         self._passes[seat] = mask
         hands[seat] = hand & ~mask
         events: list[dict[str, Any]] = [{"type": "cards_passed", "seat": seat, "deal": self._deal_number}]
@@ -788,8 +785,8 @@ class Game:
             self._kitty_taker = winner
         event["points"] = points
         events.append(event)
-        self._tricks.append((leader, tuple(trick), winner))
-        if self._deal.over:
+        self._tricks.append((leader, trick, winner))  # the deal starts a new list for each trick
+        if ntricks + 1 == cfg.tricks_per_deal:
             self._end_deal(events)
 
     def _end_deal(self, events: list) -> None:
@@ -922,7 +919,6 @@ class Game:
         g._voids = list(self._voids)
         g._moon_shooter = self._moon_shooter
         g._pending = self._pending
-        g._ply = self._ply
         g._log = list(self._log)
         return g
 
@@ -991,7 +987,7 @@ class Game:
                 "hands": None if self._setup["hands"] is None else [list(h) for h in self._setup["hands"]],
                 "kitty": None if self._setup["kitty"] is None else list(self._setup["kitty"]),
             },
-            "ply": self._ply,
+            "ply": len(self._log),
             "log": self.log(),
             "state": self._state(),
         }
@@ -1031,7 +1027,7 @@ class Game:
         state = d.get("state")
         if state is not None and state != g._state():
             raise ValueError("The saved state does not match its action log.")
-        if d.get("ply", g._ply) != g._ply:
+        if d.get("ply", g.ply) != g.ply:
             raise ValueError("The saved ply does not match its action log.")
         return g
 
@@ -1057,5 +1053,5 @@ class Game:
     def __repr__(self) -> str:
         return (
             f"<Game {self._n}p deal {self._deal_number} {self._phase} to_act={self.to_act} "
-            f"scores={list(self._scores)} ply={self._ply}>"
+            f"scores={list(self._scores)} ply={len(self._log)}>"
         )
