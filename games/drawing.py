@@ -26,6 +26,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
+from jinja2 import meta, nodes
 from markupsafe import Markup
 
 from games import learn
@@ -224,7 +225,8 @@ def table_context(table: TableFacts, game: Game, steps: list[Step], view, *, spe
     - ``me``, ``opponents`` (clockwise from the viewer's left) and ``seats`` (by number): dicts
       with ``name``, ``subtitle``, ``is_bot``, ``is_person``, ``connected``, ``standing_in``,
       ``hand_size``, ``points_taken``, ``score``, ``position``, ``to_act``, ``has_passed``,
-      ``is_dealer``, ``trick_card``.
+      ``is_dealer``, ``trick_card``; ``score_list``, each seat's ``name``, ``score`` and
+      ``is_me`` by seat number, for the scoreboard.
     - ``hand``: the viewer's cards (``code``, ``symbol``, ``rank``, ``suit``, ``color``,
       ``legal``, ``why`` — why it cannot be played now, ``received`` — passed to you,
       ``hinted``; the stylesheet fans them by their place in the hand).
@@ -310,7 +312,8 @@ def table_context(table: TableFacts, game: Game, steps: list[Step], view, *, spe
         "me": me_dict,
         "opponents": opponents,
         "seats": seats,
-        "seat_list": [seats[s] for s in range(n)],
+        "score_list": [{"name": seats[s]["name"], "score": seats[s]["score"], "is_me": seats[s]["is_me"]}
+                       for s in range(n)],
         "hand": hand,
         "hand_size": len(view.hand),
         "trick": trick,
@@ -631,10 +634,13 @@ class TableDrawing:
     the game starts), and :meth:`whole`, the whole table laid out from those same parts.
 
     A socket is sent the whole table once, then only the parts that changed
-    (``live.consumers.changed_parts``)."""
+    (:func:`changed_parts`).  ``drawn_from`` keeps, for each part, what of the context it was
+    drawn from, so that the next drawing for the same seat takes a part whose inputs did not
+    change instead of drawing it again (:func:`draw`)."""
 
     context: dict
     parts: dict[str, str]
+    drawn_from: dict[str, tuple] = field(default_factory=dict, repr=False)  # (context, own values, part id)
 
     def whole(self) -> str:
         """HTML of the whole table; its root element is ``<div id="table">``.  A plain ``str``
@@ -642,6 +648,20 @@ class TableDrawing:
         it printed."""
         parts = {part: Markup(html) for part, html in self.parts.items()}  # drawn by Jinja2, escaped
         return table_templates().get_template("games/table_fragment.html").render({**self.context, "parts": parts})
+
+
+def changed_parts(sent: dict[str, str], parts: dict[str, str]) -> str | None:
+    """The parts of ``parts`` that differ from those ``sent`` last, as one message ("" when
+    none did); None when the two are not the same set of parts (the whole table must be sent).
+
+    >>> changed_parts({"t-a": "<b id=t-a>1</b>"}, {"t-a": "<b id=t-a>2</b>"})
+    '<b id=t-a>2</b>'
+    >>> changed_parts({"t-a": "<b id=t-a>1</b>"}, {}) is None
+    True
+    """
+    if not sent or sent.keys() != parts.keys():
+        return None
+    return "".join(part_change(sent[part], html) for part, html in parts.items() if sent[part] != html)
 
 
 TRICK_OPEN = '<div class="trick" id="t-trick" aria-label="Cards on the table">'
@@ -718,13 +738,89 @@ def _part_id(html: str) -> str:
     return html[start:html.index('"', start)]
 
 
-def draw(context: dict) -> TableDrawing:
+def draw(context: dict, before: "TableDrawing | None" = None) -> TableDrawing:
     """Draw each part of the table of ``context`` (:func:`table_context`) once: each is a block
-    of ``_table_parts.html``, rendered alone."""
+    of ``_table_parts.html``, rendered alone.
+
+    ``before`` is this seat's last drawing (the one its socket was sent): a part whose inputs
+    (:func:`block_inputs`) are equal to those it was drawn from there is taken from it, not
+    drawn again.  At a move most parts of a seat's table do not change: the other seats'
+    plates, the scores, and the hand of a seat whose turn neither came nor went.  The result
+    is the same as without ``before`` (``tests/test_drawing_reuse.py``).
+    """
     template = table_templates().get_template("games/_table_parts.html")
     blocks = template.blocks
-    seen = template.new_context(context)
-    drawn = ["".join(blocks[name](seen)) for name in TABLE_PARTS]
-    plate = blocks["seat_plate"]
-    drawn += ["".join(plate(seen.derived({"seat": seat}))) for seat in context["opponents"]]
-    return TableDrawing(context, {_part_id(html): html for html in drawn})
+    inputs = block_inputs()
+    seen = None
+    parts: dict[str, str] = {}
+    drawn_from: dict[str, tuple] = {}
+    earlier = before.drawn_from if before is not None else {}
+    plates = [(f"seat_plate {seat['number']}", "seat_plate", {"seat": seat}) for seat in context["opponents"]]
+    for key, block, own in [(name, name, None) for name in TABLE_PARTS] + plates:
+        old = earlier.get(key)
+        if old is not None and _same_inputs(inputs[block], old[0], old[1], context, own):
+            part_id = old[2]
+            html = before.parts[part_id]
+        else:
+            if seen is None:
+                seen = template.new_context(context)
+            html = "".join(blocks[block](seen.derived(own) if own else seen))
+            part_id = _part_id(html)
+        parts[part_id] = html
+        drawn_from[key] = (context, own, part_id)
+    return TableDrawing(context, parts, drawn_from)
+
+
+_MISSING = object()
+
+
+def _same_inputs(reads, old: dict, old_own: "dict | None", new: dict, new_own: "dict | None") -> bool:
+    """Whether a block that ``reads`` (:func:`block_inputs`) reads the same of the context
+    ``new`` with its own values ``new_own`` (a plate's ``seat``) as of ``old`` with ``old_own``."""
+    for name, attributes in reads:
+        was = old_own[name] if old_own and name in old_own else old.get(name, _MISSING)
+        now = new_own[name] if new_own and name in new_own else new.get(name, _MISSING)
+        if was is now:
+            continue
+        if attributes is None or type(was) is not dict or type(now) is not dict:
+            if was != now:
+                return False
+        else:
+            for attribute in attributes:
+                if was.get(attribute, _MISSING) != now.get(attribute, _MISSING):
+                    return False
+    return True
+
+
+@functools.cache
+def block_inputs() -> dict[str, tuple[tuple[str, "tuple[str, ...] | None"], ...]]:
+    """What each block of ``_table_parts.html`` reads of its context, found in the template
+    itself: ``(name, attributes)`` pairs, the attributes read of ``name`` when the block only
+    ever reads ``name.attribute``, else None (all of it).
+
+    >>> dict(block_inputs()["announce"])
+    {'announcement': None}
+    >>> dict(block_inputs()["seat_plate"])["seat"][:3]
+    ('backs', 'connected', 'hand_size')
+    """
+    environment = table_templates()
+    source = environment.loader.get_source(environment, "games/_table_parts.html")[0]
+    found = {}
+    for block in environment.parse(source).find_all(nodes.Block):
+        body = nodes.Template(block.body, lineno=block.lineno)
+        body.set_environment(environment)
+        names = meta.find_undeclared_variables(body)
+        loads = collections.Counter(node.name for node in body.find_all(nodes.Name) if node.ctx == "load")
+        attributes = collections.defaultdict(set)
+        for node in body.find_all(nodes.Getattr):
+            if isinstance(node.node, nodes.Name):
+                attributes[node.node.name].add(node.attr)
+        read_as_attribute = collections.Counter(
+            node.node.name for node in body.find_all(nodes.Getattr) if isinstance(node.node, nodes.Name))
+        found[block.name] = tuple(
+            (name, tuple(sorted(attributes[name]))
+             if read_as_attribute[name] == loads[name] and not any(hasattr(dict, a) for a in attributes[name])
+             else None)
+            for name in sorted(names)
+        )
+    return found

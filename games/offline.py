@@ -33,7 +33,7 @@ import re
 import zlib
 
 from games import bots
-from games.drawing import Person, TableFacts, draw, part_change, table_context
+from games.drawing import Person, TableDrawing, TableFacts, changed_parts, draw, table_context
 from games.engine import Game, IllegalAction, Rules
 from games.history import game_with_history, step_of
 from games.protocol import BadMove, parse_move
@@ -60,7 +60,7 @@ class OfflineTable:
         self.game, self.steps = game_with_history(saved["game"])
         self.hint = None
         self.error: str | None = None
-        self._sent: dict[str, str] = {}
+        self._sent: TableDrawing | None = None  # the table as last drawn for the page
 
     @classmethod
     def new(cls, level: str, seed: int, game_id: str, started: str = "", target: int = 100) -> "OfflineTable":
@@ -128,7 +128,7 @@ class OfflineTable:
 
     # ------------------------------------------------------------------ drawing
 
-    def _drawing(self):
+    def _drawing(self) -> TableDrawing:
         game = self.game
         people = (Person("You", "Player"),) + tuple(
             Person(bots.COMPUTER_NAMES[seat], f"{self.level.capitalize()} computer", is_bot=True,
@@ -139,22 +139,21 @@ class OfflineTable:
             table_id=0, version=game.ply, people=people, status="finished" if self.over else "playing",
             rules_lines=tuple(game.rules.describe()), urls=OFFLINE_URLS,
         )
-        return draw(table_context(facts, game, self.steps, game.view(YOU), hint=self.hint, error=self.error))
+        context = table_context(facts, game, self.steps, game.view(YOU), hint=self.hint, error=self.error)
+        return draw(context, self._sent)
 
     def whole(self) -> str:
         """The whole table (the page's first drawing, or after a reload)."""
-        drawing = self._drawing()
-        self._sent = dict(drawing.parts)
-        return drawing.whole()
+        self._sent = self._drawing()
+        return self._sent.whole()
 
     def changes(self) -> str:
-        """The parts of the table that changed since last drawn, as the socket sends them."""
-        parts = self._drawing().parts
+        """What changed since the table was last drawn, as the socket sends it: the parts that
+        changed, or the whole table when its parts are not the same set."""
         sent = self._sent
-        message = "".join(part_change(sent[key], html) for key, html in parts.items()
-                          if key in sent and sent[key] != html)
-        self._sent = dict(parts)
-        return message
+        self._sent = drawing = self._drawing()
+        message = changed_parts(sent.parts, drawing.parts) if sent is not None else None
+        return drawing.whole() if message is None else message
 
 
 class PageTable:

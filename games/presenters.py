@@ -224,7 +224,7 @@ def hint_for(table: Table | Snapshot, seat_number: int):
 
 def draw_table(
     table: Table | Snapshot, seat_number: int, *, error: str | None = None, hint=None, request=None,
-    spectator: bool = False,
+    spectator: bool = False, before: TableDrawing | None = None,
 ) -> TableDrawing:
     """Draw the table one seat sees (from its view only): each part once.
 
@@ -233,6 +233,8 @@ def draw_table(
     also carry a CSRF token, so they post to ``solo:act`` where script is off. ``error`` is
     shown as a player-facing alert, ``hint`` (``bots.hint``) marked on the table. With
     ``spectator`` it is what someone watching sees from that seat's place: only what is public.
+    ``before``, the last drawing sent to this seat's socket, spares drawing what did not change
+    (:func:`games.drawing.draw`).
 
     >>> drawing = draw_table(snapshot, 0)              # doctest: +SKIP
     >>> sorted(drawing.parts)[:3]                      # doctest: +SKIP
@@ -243,7 +245,7 @@ def draw_table(
         context["csrf_input"] = csrf_input_lazy(request)
     if context.get("waiting"):
         return TableDrawing(context, {})
-    return drawing.draw(context)
+    return drawing.draw(context, before)
 
 
 def render_table(

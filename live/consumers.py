@@ -43,7 +43,7 @@ from django.utils.html import format_html
 from accounts.selectors import has_live_access, live_access_denied_message
 from games import protocol, services, snapshots
 from games.faults import LAYER_FAULTS, describe
-from games.drawing import part_change
+from games.drawing import TableDrawing, changed_parts
 from games.presenters import draw_table, hint_for, render_table
 from games.realtime import remember_server_loop, table_group
 from games.snapshots import Snapshot
@@ -201,14 +201,6 @@ def chat_html(lines: list[dict], *, whole: bool = False) -> str:
     return render_to_string("live/_chat_log.html", {"lines": lines, "append": not whole})
 
 
-def changed_parts(sent: dict[str, str], parts: dict[str, str]) -> str | None:
-    """The parts of ``parts`` that differ from those ``sent`` last, as one frame ("" when none
-    did); None when the two are not the same set of parts (the whole table must be sent)."""
-    if not sent or sent.keys() != parts.keys():
-        return None
-    return "".join(part_change(sent[part], html) for part, html in parts.items() if sent[part] != html)
-
-
 # --------------------------------------------------------------------------- the consumer
 
 
@@ -225,7 +217,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     dropped = False  # closed for a server-side fault: see drop()
     cleared_error = False  # HTML: the page's error notice was cleared by the first state
     error_shown = False  # HTML: a notice was sent since the last state (cleared by the next)
-    sent_parts: dict = {}  # HTML: the parts of the table last sent, by id (see table_html)
+    sent_drawing: "TableDrawing | None" = None  # HTML: the table last sent (see table_html)
     sent_seats: list = []  # JSON: who sits where and is connected, as last sent
     spectator = False  # may watch the game without a seat (has live access)
 
@@ -555,20 +547,21 @@ class TableConsumer(AsyncWebsocketConsumer):
         started = snapshot.table.status != snapshot.table.Status.WAITING
         watching = started and self.seat_number is None  # a spectator (deliver checked it)
         if not started:
-            self.sent_parts = {}
+            self.sent_drawing = None
             if snapshot.drawable:
                 return render_table_html(snapshot, self.seat_number, error)  # no database: no thread hop
             return await db(render_table_html)(snapshot, self.seat_number, error)
         if not snapshot.drawable:
             snapshot = await db(snapshots.load)(self.table_id) or snapshot
+        sent = self.sent_drawing
         if watching:
-            drawing = draw_table(snapshot, 0, error=error, spectator=True)
+            drawing = draw_table(snapshot, 0, error=error, spectator=True, before=sent)
         else:
-            drawing = draw_table(snapshot, self.seat_number, error=error, hint=hint)
-        html = changed_parts(self.sent_parts, drawing.parts)
+            drawing = draw_table(snapshot, self.seat_number, error=error, hint=hint, before=sent)
+        html = changed_parts(sent.parts, drawing.parts) if sent is not None else None
         if html is None:
             html = drawing.whole()
-        self.sent_parts = drawing.parts
+        self.sent_drawing = drawing
         return html
 
     async def reject(self, code: str, message: str):

@@ -7,10 +7,12 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from games import drawing
+from games import bots, drawing
 from games.engine import Game, Rules
-from games.history import game_with_history
+from games.history import game_with_history, step_of
 
 PURE = ["games.drawing", "games.history", "games.templating", "games.offline"]
 
@@ -48,3 +50,77 @@ def test_a_whole_game_is_drawn_for_every_seat_from_its_own_view_only():
         shown = {code for code in hidden if f'data-card="{code}"' in whole}
         assert not shown, f"seat {seat} was shown another seat's cards: {shown}"
         assert all(f'data-card="{card}"' in whole for card in game.hands[seat])
+
+
+# ------------------------------------------------------------------ drawing again from the last drawing
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 2**32),
+    players=st.integers(3, 6),
+    moon=st.sampled_from(["others_26", "choose"]),
+    kind=st.sampled_from(["solo", "learn", "live"]),
+    moves=st.integers(30, 160),
+)
+def test_a_table_drawn_from_its_last_drawing_is_the_table_drawn_afresh(seed, players, moon, kind, moves):
+    """``draw(context, before)`` takes from ``before`` the parts whose inputs did not change:
+    at every move of a game, for every seat and for someone watching, with notices, hints,
+    people coming and going and watchers, the parts are those of a drawing from scratch."""
+    rng = random.Random(seed)
+    rules = Rules(players=players, moon=moon, target=30)
+    game = Game.new(rules, seed=seed)
+    replayed, steps = game_with_history(game.to_dict())
+    names = ("Sam", "Ada", "Ben", "Cleo", "Dan", "Eve")
+    viewers = [(seat, False) for seat in range(players)] + [(0, True)]
+    before = {viewer: None for viewer in viewers}
+    for move in range(moves):
+        if replayed.phase == "over":
+            break
+        seat = replayed.to_act[0]
+        action = bots.choose_action(replayed.view(seat), "easy", seed=rng.randrange(1000))
+        events = replayed.apply(seat, action)
+        steps.append(step_of(replayed.ply, replayed.log(replayed.ply - 1)[0], events))
+        people = tuple(drawing.Person(names[s], connected=rng.random() < 0.8) for s in range(players))
+        facts = drawing.TableFacts(table_id=1, version=replayed.ply, people=people, kind=kind,
+                                   live=kind == "live", watchers=rng.randrange(3))
+        for viewer in viewers:
+            number, watching = viewer
+            view = replayed.public_view(number) if watching else replayed.view(number)
+            hint = bots.hint(view) if not watching and number in view.to_act and rng.random() < 0.3 else None
+            error = "That card cannot be played now." if rng.random() < 0.1 else None
+            context = drawing.table_context(facts, replayed, steps, view, spectator=watching, hint=hint, error=error)
+            again = drawing.draw(context, before[viewer])
+            assert again.parts == drawing.draw(context).parts, f"move {move + 1}, viewer {viewer}"
+            before[viewer] = again
+
+
+def test_a_part_whose_inputs_did_not_change_is_not_drawn_again():
+    game = Game.new(Rules(passing="none"), seed=5)
+    replayed, steps = game_with_history(game.to_dict())
+    people = tuple(drawing.Person(name) for name in ("Sam", "Ada", "Ben", "Cleo"))
+
+    def drawn(before=None):
+        facts = drawing.TableFacts(table_id=1, version=replayed.ply, people=people)
+        return drawing.draw(drawing.table_context(facts, replayed, steps, replayed.view(0)), before)
+
+    first = drawn()
+    seat = replayed.turn
+    assert seat != 0, "this deal's 2♣ is not seat 0's"
+    events = replayed.apply(seat, replayed.legal(seat)[0])
+    steps.append(step_of(replayed.ply, replayed.log(replayed.ply - 1)[0], events))
+    second = drawn(first)
+    assert second.parts == drawn().parts
+    others = [number for number in (1, 2, 3) if number != seat]
+    for part in [f"t-seat-{number}" for number in others] + ["t-scores", "t-bar", "t-previous"]:
+        assert second.parts[part] is first.parts[part], f"{part} was drawn again"
+    assert second.parts[f"t-seat-{seat}"] != first.parts[f"t-seat-{seat}"], "the plate of the seat that played"
+    assert second.parts["t-centre"] != first.parts["t-centre"]
+
+
+def test_the_inputs_of_a_block_are_read_from_the_template():
+    inputs = {block: dict(reads) for block, reads in drawing.block_inputs().items()}
+    assert set(inputs) == set(drawing.TABLE_PARTS) | {"seat_plate"}
+    assert inputs["scores"] == {"score_list": None}, "a loop over a list reads all of it"
+    plate = inputs["seat_plate"]
+    assert plate["seat"] is not None and {"hand_size", "points_taken", "connected"} <= set(plate["seat"])
+    assert "trick_card" not in plate["seat"], "only what the plate shows"

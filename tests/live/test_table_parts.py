@@ -13,7 +13,8 @@ from games.engine import Rules
 from games.models import Table
 from games.presenters import draw_table
 from games.history import initial_game
-from live.consumers import CLOSE_FORBIDDEN, changed_parts
+from games.drawing import changed_parts
+from live.consumers import CLOSE_FORBIDDEN
 from tests.live.conftest import Player, seat_people
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
