@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import bots, snapshots, storage
+from games import bots, snapshots, statements, storage
 from games.engine import Card, Game, IllegalAction, Rules
 from games.faults import describe
 from games.models import Action, Seat, Table
@@ -224,14 +224,14 @@ def _apply_action(table_id, seat_number, action, expected_version, user, actor) 
             _finish(table, game)
         else:
             plan_next(table, game, seats)
-        table.save(update_fields=MOVE_FIELDS)
+        statements.update(table, MOVE_FIELDS)
         after = before.after(table, seats, game, events)
         transaction.on_commit(lambda: snapshots.remember(after))  # before the clients hear of it
         notify_after_commit(table, events)
     return ActionOutcome(version=table.version, events=events)
 
 
-MOVE_FIELDS = ["version", *storage.SUMMARY_FIELDS, "status", "turn_deadline", "finished_at", "updated_at"]
+MOVE_FIELDS = ("version", *storage.SUMMARY_FIELDS, "status", "turn_deadline", "finished_at", "updated_at")
 """The table's columns a move may change (finishing the game included)."""
 
 

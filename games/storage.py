@@ -9,6 +9,7 @@ not seen (:func:`log_of`).
 """
 from __future__ import annotations
 
+from games import statements
 from games.engine import Game
 from games.models import Action, Table
 
@@ -30,13 +31,11 @@ def record_start(table: Table, game: Game) -> None:
     summarise(table, game)
 
 
-def record_action(table: Table, game: Game, actor: str) -> Action:
+def record_action(table: Table, game: Game, actor: str) -> None:
     """Keep the action ``game`` has just applied, at the table's (new) ``version``, and
     summarise the game on the row (the caller saves it)."""
     summarise(table, game)
-    row = _action_row(table, game.ply, game.log(game.ply - 1)[0], version=table.version, actor=actor)
-    row.save(force_insert=True)
-    return row
+    statements.insert(_action_row(table, game.ply, game.log(game.ply - 1)[0], version=table.version, actor=actor))
 
 
 def actions_of(table: Table, game: Game, actors, versions) -> list[Action]:
