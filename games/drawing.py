@@ -746,7 +746,7 @@ def draw(context: dict, before: "TableDrawing | None" = None) -> TableDrawing:
     (:func:`block_inputs`) are equal to those it was drawn from there is taken from it, not
     drawn again.  At a move most parts of a seat's table do not change: the other seats'
     plates, the scores, and the hand of a seat whose turn neither came nor went.  The result
-    is the same as without ``before`` (``tests/test_drawing_reuse.py``).
+    is the same as without ``before`` (``tests/games/test_drawing.py``).
     """
     template = table_templates().get_template("games/_table_parts.html")
     blocks = template.blocks
@@ -812,11 +812,11 @@ def block_inputs() -> dict[str, tuple[tuple[str, "tuple[str, ...] | None"], ...]
         names = meta.find_undeclared_variables(body)
         loads = collections.Counter(node.name for node in body.find_all(nodes.Name) if node.ctx == "load")
         attributes = collections.defaultdict(set)
+        read_as_attribute = collections.Counter()
         for node in body.find_all(nodes.Getattr):
             if isinstance(node.node, nodes.Name):
                 attributes[node.node.name].add(node.attr)
-        read_as_attribute = collections.Counter(
-            node.node.name for node in body.find_all(nodes.Getattr) if isinstance(node.node, nodes.Name))
+                read_as_attribute[node.node.name] += 1
         found[block.name] = tuple(
             (name, tuple(sorted(attributes[name]))
              if read_as_attribute[name] == loads[name] and not any(hasattr(dict, a) for a in attributes[name])
