@@ -114,6 +114,7 @@ def _card_values(code: str) -> dict:
 CARD_BACK = "<i></i>"  # drawn by the stylesheet (.backs i); short, as plates are sent at every move
 
 
+@functools.cache
 def card_backs_html(count: int) -> str:
     return Markup(CARD_BACK * count)
 
@@ -205,7 +206,6 @@ def _seat_dicts(people: tuple[Person, ...], view, me: int, you: int | None) -> t
             "is_dealer": number == view.dealer,
             "is_leader": number == view.leader and view.phase == "play",
             "trick_card": card_info(trick_cards[number]) if number in trick_cards else None,
-            "void_suits": "".join(sorted((s.symbol for s in view.voids[number]), key="♣♦♠♥".index)),
         }
     opponents = [out[(me + k) % n] for k in range(1, n)]
     return out[me], opponents, out
