@@ -634,13 +634,13 @@ class TableDrawing:
     the game starts), and :meth:`whole`, the whole table laid out from those same parts.
 
     A socket is sent the whole table once, then only the parts that changed
-    (:func:`changed_parts`).  ``drawn_from`` keeps, for each part, what of the context it was
-    drawn from, so that the next drawing for the same seat takes a part whose inputs did not
-    change instead of drawing it again (:func:`draw`)."""
+    (:func:`changed_parts`).  ``part_ids`` names the part each block drew (a plate's block by
+    its seat), so that the next drawing for the same seat takes a part whose inputs in
+    ``context`` did not change instead of drawing it again (:func:`draw`)."""
 
     context: dict
     parts: dict[str, str]
-    drawn_from: dict[str, tuple] = field(default_factory=dict, repr=False)  # (context, own values, part id)
+    part_ids: dict[str, str] = field(default_factory=dict, repr=False)
 
     def whole(self) -> str:
         """HTML of the whole table; its root element is ``<div id="table">``.  A plain ``str``
@@ -753,33 +753,35 @@ def draw(context: dict, before: "TableDrawing | None" = None) -> TableDrawing:
     inputs = block_inputs()
     seen = None
     parts: dict[str, str] = {}
-    drawn_from: dict[str, tuple] = {}
-    earlier = before.drawn_from if before is not None else {}
-    plates = [(f"seat_plate {seat['number']}", "seat_plate", {"seat": seat}) for seat in context["opponents"]]
-    for key, block, own in [(name, name, None) for name in TABLE_PARTS] + plates:
-        old = earlier.get(key)
-        if old is not None and _same_inputs(inputs[block], old[0], old[1], context, own):
-            part_id = old[2]
-            html = before.parts[part_id]
-        else:
+    part_ids: dict[str, str] = {}
+    for key, block, seat in [(name, name, None) for name in TABLE_PARTS] + [
+        (f"seat_plate {seat['number']}", "seat_plate", seat) for seat in context["opponents"]
+    ]:
+        part_id = before.part_ids.get(key) if before is not None else None
+        if part_id is None or not _same_inputs(inputs[block], before.context, context, seat):
             if seen is None:
                 seen = template.new_context(context)
-            html = "".join(blocks[block](seen.derived(own) if own else seen))
+            html = "".join(blocks[block](seen if seat is None else seen.derived({"seat": seat})))
             part_id = _part_id(html)
+        else:
+            html = before.parts[part_id]
         parts[part_id] = html
-        drawn_from[key] = (context, own, part_id)
-    return TableDrawing(context, parts, drawn_from)
+        part_ids[key] = part_id
+    return TableDrawing(context, parts, part_ids)
 
 
 _MISSING = object()
 
 
-def _same_inputs(reads, old: dict, old_own: "dict | None", new: dict, new_own: "dict | None") -> bool:
+def _same_inputs(reads, old: dict, new: dict, seat: "dict | None") -> bool:
     """Whether a block that ``reads`` (:func:`block_inputs`) reads the same of the context
-    ``new`` with its own values ``new_own`` (a plate's ``seat``) as of ``old`` with ``old_own``."""
+    ``new`` as of ``old``; for a plate, ``seat`` (of ``new``) is its seat, the seat of the
+    same number in ``old``."""
     for name, attributes in reads:
-        was = old_own[name] if old_own and name in old_own else old.get(name, _MISSING)
-        now = new_own[name] if new_own and name in new_own else new.get(name, _MISSING)
+        if seat is not None and name == "seat":
+            was, now = old["seats"].get(seat["number"], _MISSING), seat
+        else:
+            was, now = old.get(name, _MISSING), new.get(name, _MISSING)
         if was is now:
             continue
         if attributes is None or type(was) is not dict or type(now) is not dict:
