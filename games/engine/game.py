@@ -786,7 +786,7 @@ class Game:
         event["points"] = points
         events.append(event)
         self._tricks.append((leader, trick, winner))  # the deal starts a new list for each trick
-        if ntricks + 1 == cfg.tricks_per_deal:
+        if self._deal.over:
             self._end_deal(events)
 
     def _end_deal(self, events: list) -> None:
