@@ -25,7 +25,7 @@ def insert(row: Model) -> None:
     not read back: ``row.pk`` stays None)."""
     model = type(row)
     using = router.db_for_write(model, instance=row)
-    statement, fields = _insert_statement(model, using)
+    statement, fields = _insert_sql(model, using)
     connection = connections[using]
     params = [field.get_db_prep_save(field.pre_save(row, True), connection) for field in fields]
     with connection.cursor() as cursor:
@@ -38,14 +38,15 @@ def update(row: Model, field_names: tuple[str, ...]) -> None:
     model = type(row)
     using = router.db_for_write(model, instance=row)
     connection = connections[using]
-    fields = _updated_fields(model, tuple(field_names))
+    field_names = tuple(field_names)
+    fields = _updated_fields(model, field_names)
     values = [field.get_db_prep_save(field.pre_save(row, False), connection) for field in fields]
     # The ORM writes an empty column as NULL in the statement itself: one statement for each
     # set of empty columns.
-    key = (model, tuple(field_names), tuple(value is None for value in values), using)
+    key = (model, field_names, tuple(value is None for value in values), using)
     statement = _updates.get(key)
     if statement is None:
-        statement = _updates[key] = orm_update_sql(copy.copy(row), fields, using)[0]
+        statement = _updates[key] = _update_sql(copy.copy(row), fields, using)
     params = [value for value in values if value is not None]
     params.append(model._meta.pk.get_db_prep_value(row.pk, connection))
     with connection.cursor() as cursor:
@@ -57,23 +58,12 @@ def update(row: Model, field_names: tuple[str, ...]) -> None:
 _updates: dict[tuple, str] = {}
 
 
-def orm_insert_sql(row: Model, using: str) -> tuple[str, list]:
-    """The INSERT the ORM builds for ``row`` (what :func:`insert` compiles once)."""
-    fields = _inserted_fields(type(row))
-    query = sql.InsertQuery(type(row))
-    query.insert_values(fields, [row])
-    [(statement, params)] = query.get_compiler(using).as_sql()
-    return statement, list(params)
-
-
-def orm_update_sql(row: Model, fields, using: str) -> tuple[str, list]:
-    """The UPDATE the ORM builds for ``row`` and its ``fields`` (what :func:`update`
-    compiles once)."""
+def _update_sql(row: Model, fields, using: str) -> str:
+    """The UPDATE the ORM builds for ``row`` and its ``fields``."""
     query = sql.UpdateQuery(type(row))
     query.add_update_fields([(field, None, field.pre_save(row, False)) for field in fields])
     query.add_filter("pk", row.pk)
-    statement, params = query.get_compiler(using).as_sql()
-    return statement, list(params)
+    return query.get_compiler(using).as_sql()[0]
 
 
 @functools.cache
@@ -86,13 +76,12 @@ def _updated_fields(model, field_names: tuple[str, ...]) -> tuple:
                  if field.name in field_names and not field.primary_key and not field.generated)
 
 
-def _inserted_fields(model) -> list:
-    meta = model._meta
-    return [field for field in meta.local_concrete_fields if field is not meta.auto_field and not field.generated]
-
-
 @functools.cache
-def _insert_statement(model, using: str) -> tuple[str, tuple]:
-    fields = _inserted_fields(model)
-    statement, _ = orm_insert_sql(model(), using)
+def _insert_sql(model, using: str) -> tuple[str, tuple]:
+    """The INSERT the ORM builds for a new row of ``model``, and the fields it writes."""
+    meta = model._meta
+    fields = [field for field in meta.local_concrete_fields if field is not meta.auto_field and not field.generated]
+    query = sql.InsertQuery(model)
+    query.insert_values(fields, [model()])
+    [(statement, _)] = query.get_compiler(using).as_sql()
     return statement, tuple(fields)
