@@ -373,21 +373,21 @@ def mask_to_cards(mask: int) -> tuple[Card, ...]:
     )
 
 
-class _Segments(dict):
-    """13-bit segment of one suit -> tuple of its cards, filled in as needed (at most 8192)."""
+def _suit_segments(suit: int) -> tuple[tuple[Card, ...], ...]:
+    """Every 13-bit segment of one suit -> the tuple of its cards, ascending: all 8192.
 
-    __slots__ = ("base",)
+    Built by doubling: the segments with rank bit ``r`` set are those below ``1 << r``
+    with that card added last.  Indexing a tuple, unlike a dict filled as needed, is
+    looked up without hashing, on every legal-card list and every hand drawn.
+    """
+    table: list[tuple[Card, ...]] = [()]
+    for r in range(13):
+        card = (_CARDS[13 * suit + r],)
+        table += [cards + card for cards in table]
+    return tuple(table)
 
-    def __init__(self, suit: int) -> None:
-        super().__init__()
-        self.base = 13 * suit
 
-    def __missing__(self, seg: int) -> tuple[Card, ...]:
-        cards = self[seg] = tuple(_CARDS[self.base + r] for r in range(13) if seg >> r & 1)
-        return cards
-
-
-_SEGMENTS: tuple[_Segments, ...] = tuple(_Segments(suit) for suit in range(4))
+_SEGMENTS: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(_suit_segments(suit) for suit in range(4))
 _CLUB_SEGMENTS, _DIAMOND_SEGMENTS, _SPADE_SEGMENTS, _HEART_SEGMENTS = _SEGMENTS
 
 

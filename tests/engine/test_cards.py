@@ -75,6 +75,15 @@ def test_index_and_masks():
     assert mask_to_cards(cards_to_mask(cards)) == tuple(sorted(cards))
 
 
+def test_mask_to_cards_equals_the_plain_sort_for_every_suit_segment():
+    # mask_to_cards reads a precomputed table per suit; every entry must be the plain answer
+    for suit in range(4):
+        for segment in range(1 << 13):
+            mask = segment << 13 * suit
+            plain = tuple(sorted(c for c in FULL_DECK if mask >> c.index & 1))
+            assert mask_to_cards(mask) == plain
+
+
 def test_parse_cards_forms():
     assert parse_cards("2C, 3C 4c") == parse_cards(["2C", "3C", Card.parse("4C")])
 
