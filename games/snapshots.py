@@ -29,7 +29,7 @@ from collections import OrderedDict
 from django.conf import settings
 from django.db import connection
 
-from games import storage
+from games import statements, storage
 from games.engine import Game
 from games.history import Step, game_with_history, step_of
 from games.models import Seat, Table
@@ -195,19 +195,12 @@ def _seat_columns_sql() -> str:
 
 def lock_row(table_id: int):
     """The row of a table, locked until the transaction ends (``select_for_update``);
-    ``Table.DoesNotExist`` if there is none.
-
-    Every move starts here, so the query is the ORM's own compiled once (:func:`_lock_row_sql`):
-    building it each time cost more than running it."""
-    for table in Table.objects.raw(_lock_row_sql(), [table_id]):
-        return table
-    raise Table.DoesNotExist(f"There is no table {table_id}.")
-
-
-@functools.cache
-def _lock_row_sql() -> str:
-    # Compiled inside a transaction, as select_for_update must be (and is, when it runs).
-    return sql_for_any_id(Table.objects.select_for_update().filter(pk=0))
+    ``Table.DoesNotExist`` if there is none. Every move starts here
+    (:func:`games.statements.locked_row`)."""
+    table = statements.locked_row(Table, table_id)
+    if table is None:
+        raise Table.DoesNotExist(f"There is no table {table_id}.")
+    return table
 
 
 def sql_for_any_id(queryset) -> str:

@@ -1,12 +1,13 @@
-"""The two writes of every move, with their SQL compiled by the ORM once.
+"""The statements of every move, with their SQL compiled by the ORM once.
 
-A move inserts its :class:`~games.models.Action` row and updates its table's row. Through
-``Model.save`` the ORM builds each statement again at every move, and building them cost
-several times what running them did (about a tenth of the server's time per move). Here
-each statement is compiled by the ORM the first time, for its model, columns and database,
-and then only run; the values are prepared by the fields themselves, as ``save`` does.
-``tests/games/test_statements.py`` checks that both are the SQL and parameters ``save``
-would send.
+A move reads its table's row under a lock, inserts its :class:`~games.models.Action` row
+and updates the table's row. Through the ORM each statement is built again at every move,
+and building them cost several times what running them did (about a tenth of the server's
+time per move); a raw query's model building cost as much again. Here each statement is
+compiled by the ORM the first time, for its model, columns and database, and then only
+run; the values are prepared and read back by the fields themselves, as the ORM does.
+``tests/games/test_statements.py`` checks that each sends the SQL and parameters the ORM
+would send, and gives the same row.
 
 Unlike ``save``, these send no ``pre_save``/``post_save`` signals (nothing listens to them
 for these models) and do not read back the new row's id.
@@ -18,6 +19,39 @@ import functools
 
 from django.db import DatabaseError, connections, router
 from django.db.models import Model, sql
+
+
+def locked_row(model: type[Model], pk) -> Model | None:
+    """``model.objects.select_for_update().filter(pk=pk).first()``, without its ordering:
+    the row, locked until the transaction ends, or None if there is none. Call it inside a
+    transaction, as ``select_for_update`` requires."""
+    using = router.db_for_write(model)
+    connection = connections[using]
+    statement, attnames, columns = _locked_row_sql(model, using)
+    with connection.cursor() as cursor:
+        cursor.execute(statement, [model._meta.pk.get_db_prep_value(pk, connection)])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    values = list(row)
+    for position, column in enumerate(columns):
+        # Each value as the ORM reads it back (SQLite's dates, JSON text): the database's
+        # converters, then the field's.
+        for convert in connection.ops.get_db_converters(column) + column.get_db_converters(connection):
+            values[position] = convert(values[position], column, connection)
+    return model.from_db(using, attnames, values)
+
+
+@functools.cache
+def _locked_row_sql(model, using: str) -> tuple[str, tuple[str, ...], tuple]:
+    """The SELECT ... FOR UPDATE the ORM builds for one row of ``model`` by id, the
+    attribute each column sets and the columns."""
+    compiler = model._default_manager.select_for_update().filter(pk=0).query.get_compiler(using)
+    statement, params = compiler.as_sql()
+    if list(params) != [0]:
+        raise ValueError(f"The row query of {model.__name__} has parameters {params!r}, not the id alone.")
+    columns = tuple(column for column, _, _ in compiler.select)
+    return statement, tuple(column.target.attname for column in columns), columns
 
 
 def insert(row: Model) -> None:

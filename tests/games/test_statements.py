@@ -1,11 +1,11 @@
-"""games.statements: a move's two writes run the SQL the ORM compiled once, with the same
-statement and parameters as ``Model.save`` (on whichever database the suite runs)."""
+"""games.statements: a move's locked read and two writes run the SQL the ORM compiled once,
+with the same statements and parameters as the ORM (on whichever database the suite runs)."""
 import re
 from datetime import datetime, timedelta, timezone as tz
 from unittest import mock
 
 import pytest
-from django.db import DatabaseError, connection
+from django.db import DatabaseError, connection, transaction
 
 from games import services, statements
 from games.engine import Rules
@@ -89,3 +89,26 @@ def test_updating_a_row_that_is_not_there_is_an_error(table):
     Table.objects.filter(pk=table.pk).delete()
     with pytest.raises(DatabaseError, match="no such row"):
         statements.update(table, services.MOVE_FIELDS)
+
+
+@pytest.mark.django_db
+def test_a_row_is_locked_and_read_as_the_orm_reads_it(table):
+    table.turn_deadline = NOW + timedelta(seconds=30)  # a date and JSON columns to read back
+    table.scores = [3, 0, 13, 10]
+    table.save()
+    with transaction.atomic():
+        [(orm_sql, orm_params)] = sent_by(lambda: list(Table.objects.select_for_update().filter(pk=table.pk)))
+        [(our_sql, our_params)] = sent_by(lambda: statements.locked_row(Table, table.pk))
+        ours = statements.locked_row(Table, table.pk)
+    assert (our_sql, our_params) == (orm_sql, orm_params)
+    orm = Table.objects.get(pk=table.pk)
+    columns = [field.attname for field in Table._meta.concrete_fields]
+    assert [getattr(ours, name) for name in columns] == [getattr(orm, name) for name in columns]
+    assert ours.turn_deadline == NOW + timedelta(seconds=30) and ours.scores == [3, 0, 13, 10]
+    assert not ours._state.adding and ours._state.db == orm._state.db
+
+
+@pytest.mark.django_db
+def test_a_missing_row_is_none(table):
+    with transaction.atomic():
+        assert statements.locked_row(Table, table.pk + 1000) is None
