@@ -13,21 +13,23 @@ import markupsafe
 
 TEMPLATE_DIR = Path(__file__).resolve().parent.parent / "templates" / "jinja2"
 
-_new_str = str.__new__
 _INDENT = re.compile(r"\n[ \t]+")
 
 
-def escape(value) -> markupsafe.Markup:
-    """``markupsafe.escape``, without its Python-level ``Markup(...)`` call for the values a
-    template prints most: text, numbers and markup already made safe (Jinja2's or Django's).
+def escape(value) -> str:
+    """The text autoescaping prints for ``value``: ``markupsafe.escape(value)``, but text
+    that needs no escaping and numbers are printed as they are, not first copied into a
+    ``Markup``.
 
-    Autoescaping calls it for every ``{{ ... }}`` (about a hundred per fragment), and
-    ``Markup.__new__`` was a tenth of a loaded server's time.
+    A compiled template calls it only for what it prints: the pieces are joined, and the
+    output of a macro or a ``{% set %}`` block is made ``Markup`` as a whole. Autoescaping
+    calls it for every ``{{ ... }}`` (about a hundred per fragment), and ``Markup``'s copies
+    of the text were a tenth of a loaded server's time.
 
     >>> escape("<b>Tom & Jerry's</b>")
     Markup('&lt;b&gt;Tom &amp; Jerry&#39;s&lt;/b&gt;')
-    >>> escape(12), escape(markupsafe.Markup("<i>ok</i>"))
-    (Markup('12'), Markup('<i>ok</i>'))
+    >>> escape("Tom"), escape(12), escape(markupsafe.Markup("<i>ok</i>"))
+    ('Tom', '12', Markup('<i>ok</i>'))
     """
     kind = type(value)
     if kind is str:
@@ -35,11 +37,11 @@ def escape(value) -> markupsafe.Markup:
         # over the characters in Python's terms.
         if "&" in value or "<" in value or ">" in value or "'" in value or '"' in value:
             return markupsafe.escape(value)
-        return _new_str(markupsafe.Markup, value)
+        return value
     if kind is markupsafe.Markup:
-        return value  # immutable: markupsafe's own escape would return an equal copy
+        return value
     if kind is int:
-        return _new_str(markupsafe.Markup, value)
+        return str(value)
     return markupsafe.escape(value)
 
 

@@ -19,10 +19,23 @@ printed = st.one_of(
 
 
 @given(printed)
-def test_escape_is_markupsafes(value):
+def test_escape_prints_what_markupsafe_prints(value):
     ours, theirs = escape(value), markupsafe.escape(value)
-    assert type(ours) is markupsafe.Markup
-    assert ours == theirs
+    assert isinstance(ours, str)
+    assert str(ours) == str(theirs)
+
+
+@given(st.text(alphabet="<>&'\"ab "))
+def test_what_a_macro_or_a_set_block_prints_stays_escaped_once(text):
+    # escape may return plain text: what a macro or a {% set %} block made is still safe
+    # markup, printed as it is and not escaped a second time
+    template = table_templates().from_string(
+        "{% macro bold(x) %}<b>{{ x }}</b>{% endmacro %}"
+        "{% set caption %}<i>{{ text }}</i>{% endset %}"
+        "{{ bold(text) }}|{{ caption }}|{{ bold(caption) }}"
+    )
+    once = str(markupsafe.escape(text))
+    assert template.render(text=text) == f"<b>{once}</b>|<i>{once}</i>|<b><i>{once}</i></b>"
 
 
 def test_the_table_fragment_prints_through_it():
