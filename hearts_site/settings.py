@@ -192,15 +192,14 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Hearts <noreply@heart
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            # channels_redis blocks up to 5 s reading a channel; the socket must wait longer.
+            # Redis pub/sub, whose lost connections close the process's sockets
+            # (hearts_site/channel_layers.py).
+            "BACKEND": "hearts_site.channel_layers.RedisPubSubChannelLayer",
             # redis-py's pool refuses a 101st connection at once ("Too many connections", taken
             # for a Redis outage): a server with a thousand sockets connecting needs more.
             "CONFIG": {
                 "hosts": [{"address": REDIS_URL, "socket_timeout": 15,
                            "max_connections": int(os.environ.get("REDIS_MAX_CONNECTIONS", "1000"))}],
-                "capacity": 1500,
-                "expiry": 30,
             },
         }
     }

@@ -68,7 +68,7 @@ def test_production_settings_use_postgres_redis_and_secure_cookies():
     assert result.returncode == 0, result.stderr
     engine, layer, runner, secure_cookie, hsts = result.stdout.split()
     assert engine == "django.db.backends.postgresql"
-    assert layer == "channels_redis.core.RedisChannelLayer"
+    assert layer == "hearts_site.channel_layers.RedisPubSubChannelLayer"
     assert runner == "celery"
     assert secure_cookie == "True"
     assert int(hsts) >= 31536000

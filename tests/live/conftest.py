@@ -18,19 +18,10 @@ from live import rooms
 
 
 @pytest.fixture(autouse=True)
-def _fresh_channel_layer(settings):
+def _fresh_channel_layer():
     """Each test (and its event loop) gets its own channel layer."""
     from games import snapshots
 
-    layer = settings.CHANNEL_LAYERS["default"]
-    hosts = layer.get("CONFIG", {}).get("hosts", [])
-    if layer["BACKEND"].startswith("channels_redis") and hosts and isinstance(hosts[0], str):
-        # redis-py 8 reads with a 5 s socket timeout by default, as long as channels_redis's
-        # blocking pop: an idle consumer dies after 5 s. Until hearts_site.settings passes a
-        # longer socket_timeout (see tests/live/test_redis_layer.py), use one here.
-        settings.CHANNEL_LAYERS = {
-            "default": dict(layer, CONFIG=dict(layer["CONFIG"], hosts=[{"address": hosts[0], "socket_timeout": 15}]))
-        }
     channel_layers.backends = {}
     snapshots.forget()
     yield
