@@ -190,7 +190,7 @@ def _seats_query(table_id):
 def _seat_columns_sql() -> str:
     """The SQL of :func:`_seats_query` as plain columns, with the table's id as parameter."""
     columns = [field.attname for field in Seat._meta.concrete_fields] + list(SHOWN_OF_A_PERSON)
-    return sql_for_any_id(_seats_query(0).values_list(*columns))
+    return statements.sql_for_any_id(_seats_query(0).values_list(*columns))
 
 
 def lock_row(table_id: int):
@@ -201,15 +201,6 @@ def lock_row(table_id: int):
     if table is None:
         raise Table.DoesNotExist(f"There is no table {table_id}.")
     return table
-
-
-def sql_for_any_id(queryset) -> str:
-    """The SQL of ``queryset``, built for the id 0 (its only parameter), to run again for any
-    id with ``cursor.execute(sql, [id])`` or ``Model.objects.raw(sql, [id])``."""
-    sql, params = queryset.query.sql_with_params()
-    if list(params) != [0]:
-        raise ValueError(f"Build the query with the id 0 as its only parameter, not {params!r}.")
-    return sql
 
 
 def of_row(table, seats=None, *, keep: bool = True) -> Snapshot:

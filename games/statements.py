@@ -27,17 +27,15 @@ def locked_row(model: type[Model], pk) -> Model | None:
     transaction, as ``select_for_update`` requires."""
     using = router.db_for_write(model)
     connection = connections[using]
-    statement, attnames, columns = _locked_row_sql(model, using)
+    statement, attnames, converters = _locked_row_sql(model, using)
     with connection.cursor() as cursor:
         cursor.execute(statement, [model._meta.pk.get_db_prep_value(pk, connection)])
         row = cursor.fetchone()
     if row is None:
         return None
     values = list(row)
-    for position, column in enumerate(columns):
-        # Each value as the ORM reads it back (SQLite's dates, JSON text): the database's
-        # converters, then the field's.
-        for convert in connection.ops.get_db_converters(column) + column.get_db_converters(connection):
+    for position, (convert_all, column) in converters:
+        for convert in convert_all:
             values[position] = convert(values[position], column, connection)
     return model.from_db(using, attnames, values)
 
@@ -45,13 +43,30 @@ def locked_row(model: type[Model], pk) -> Model | None:
 @functools.cache
 def _locked_row_sql(model, using: str) -> tuple[str, tuple[str, ...], tuple]:
     """The SELECT ... FOR UPDATE the ORM builds for one row of ``model`` by id, the
-    attribute each column sets and the columns."""
+    attribute each column sets, and the converters that read its values back as the ORM
+    does (SQLite's dates, JSON text): the database's, then the field's, by column position.
+
+    The ORM looks the converters up again at every query, which cost most of the read; they
+    depend only on the fields and the database's settings, the same for every connection to
+    it, so they are looked up here once."""
     compiler = model._default_manager.select_for_update().filter(pk=0).query.get_compiler(using)
+    statement = _for_any_id(compiler)
+    columns = [column for column, _, _ in compiler.select]
+    converters = tuple(compiler.get_converters(columns).items())
+    return statement, tuple(column.target.attname for column in columns), converters
+
+
+def sql_for_any_id(queryset) -> str:
+    """The SQL of ``queryset``, built for the id 0 (its only parameter), to run again for any
+    id with ``cursor.execute(sql, [id])``."""
+    return _for_any_id(queryset.query.get_compiler(queryset.db))
+
+
+def _for_any_id(compiler) -> str:
     statement, params = compiler.as_sql()
     if list(params) != [0]:
-        raise ValueError(f"The row query of {model.__name__} has parameters {params!r}, not the id alone.")
-    columns = tuple(column for column, _, _ in compiler.select)
-    return statement, tuple(column.target.attname for column in columns), columns
+        raise ValueError(f"Build the query with the id 0 as its only parameter, not {params!r}.")
+    return statement
 
 
 def insert(row: Model) -> None:
