@@ -10,7 +10,6 @@ behaviour (an undelivered message is dropped after ``expiry`` seconds, give or t
 """
 import asyncio
 import time
-import uuid
 
 from channels.layers import InMemoryChannelLayer
 from channels_redis import pubsub
@@ -76,14 +75,11 @@ class _LoopLayer(pubsub.RedisPubSubLoopLayer):
         super().__init__(hosts, *args, **kwargs)
         self._shards = [_Shard(host, self) for host in pubsub.decode_hosts(hosts)]
 
-    async def new_channel(self, prefix="specific."):
-        channel = f"{self.prefix}{prefix}{uuid.uuid4().hex}"
-        self.channels[channel] = asyncio.Queue()
+    async def _subscribe_to_channel(self, channel):
         try:
-            await self._get_shard(channel).subscribe(channel)
+            await super()._subscribe_to_channel(channel)  # the channel's queue, then Redis
         except LAYER_FAULTS:
             pass  # Redis is down: joining a group will fail and say so
-        return channel
 
     async def receive(self, channel):
         message = await super().receive(channel)
