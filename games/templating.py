@@ -23,8 +23,9 @@ def escape(value) -> str:
 
     A compiled template calls it only for what it prints: the pieces are joined, and the
     output of a macro or a ``{% set %}`` block is made ``Markup`` as a whole. Autoescaping
-    calls it for every ``{{ ... }}`` (about a hundred per fragment), and ``Markup``'s copies
-    of the text were a tenth of a loaded server's time.
+    calls it for every ``{{ ... }}`` (about a hundred per fragment): markupsafe's
+    ``Markup.__new__`` was a tenth of a loaded server's time, and copying the text into a
+    ``Markup`` without it still about 6%.
 
     >>> escape("<b>Tom & Jerry's</b>")
     Markup('&lt;b&gt;Tom &amp; Jerry&#39;s&lt;/b&gt;')
