@@ -20,7 +20,7 @@ def test_thresholds_are_read_from_three_numbers():
 
 @pytest.mark.parametrize("text", ["700,10", "700,10,100,5", "a,b,c", "0,10,100", "700,-1,100", "700,10,0", ""])
 def test_bad_thresholds_are_refused_with_the_expected_form(text):
-    with pytest.raises(ImproperlyConfigured, match="three whole numbers above 0.*700,10,100"):
+    with pytest.raises(ImproperlyConfigured, match="three whole numbers above 0.*2000,300,100"):
         parse_thresholds(text)
 
 
