@@ -19,12 +19,13 @@ each socket's last drawing of its table and its pending receive, replaced at the
 of that table. Collected after every 10 young collections (CPython's default, and this
 project's until December 2026), the middle generation walked those objects a second time
 and moved them to the old generation, where they died; as they filled it, full collections
-still came about once a minute under load. Collected less often, the middle generation lets most of them die first,
-and full collections (CPython also waits until a quarter of the old objects are new) become
-rare. Objects freed by reference counting (nearly all) are not affected; memory held by
-reference cycles is returned a little later. With ``700,10,100`` the collector took about a
-tenth of a loaded server's time (``python -m tests.load --tables 500`` on production
-settings), half that with these; see ``live/LIVE.md``, "Performance".
+still came about once a minute under load. Collected less often, the middle generation
+lets most of them die first, and full collections (CPython also waits until a quarter of
+the old objects are new) become rare. Objects freed by reference counting (nearly all) are
+not affected; memory held by reference cycles is returned a little later. With
+``700,10,100`` the collector took about a tenth of a loaded server's time
+(``python -m tests.load --tables 500`` on production settings), half that with these; see
+``live/LIVE.md``, "Performance".
 
     >>> parse_thresholds("2000,300,100")
     (2000, 300, 100)
