@@ -18,7 +18,7 @@ from hearts_site.routing import websocket_urlpatterns  # noqa: E402
 
 from django.conf import settings  # noqa: E402
 
-from hearts_site.gc_tuning import tune_for_server  # noqa: E402
+from hearts_site.server_tuning import tune_for_server  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
@@ -27,7 +27,7 @@ application = ProtocolTypeRouter(
     }
 )
 
-tune_for_server(settings.GC_THRESHOLDS)  # everything above lives as long as the process
+tune_for_server(settings.GC_THRESHOLDS, settings.THREAD_SWITCH_INTERVAL)  # everything above lives as long as the process
 
 if settings.TASK_RUNNER != "eager":  # tests run tasks in their own way
     from live.server import recover_after_start  # noqa: E402
