@@ -33,12 +33,14 @@ that with these.
 others (a pool on PostgreSQL, one thread on SQLite); one thread at a time runs Python. A
 database driver lets go of the interpreter lock around its calls into C (psycopg around
 each call into libpq), and a thread that wants the lock back while another runs Python
-waits until that one hands it over, which CPython asks for after the switch interval. Beside
-a thread kept busy, a move's transaction on PostgreSQL (``submit_action``, about 1.2 ms
-alone) took 50-70 ms with the default 5 ms, and 11 ms with 1 ms: it waited about a dozen
-times. Under load the busy thread is the event loop drawing frames: at 1,000 tables on one
-process on production settings the moves queued behind those waits, a p95 of 0.5-2.6 s
-against 115-160 ms with 1 ms. See ``live/LIVE.md``, "Performance".
+waits until that one hands it over, which CPython asks for after the switch interval.
+Beside a thread kept busy (``python -m tests.load.beside_busy_thread``), a move's
+transaction took 63 ms with the default 5 ms and 10 ms with 1 ms, against 1.3 ms alone, on
+PostgreSQL; 46 and 5 ms against 0.4 ms on SQLite: it waited about a dozen times. Under
+load the busy thread is the event loop drawing frames: at 1,000 tables on one process on
+production settings, runs in the same hour made a p95 of 0.5-2.6 s with 5 ms and 115-133 ms
+with 1 ms, for about the same CPU (the process near a full core: in slower hours it still
+falls behind). See ``live/LIVE.md``, "Performance".
 
     >>> parse_thresholds("2000,300,100")
     (2000, 300, 100)
