@@ -245,7 +245,8 @@ if not LIVE_SERVER_HEARTBEAT_SECONDS > 0 or LIVE_SERVER_TIMEOUT_SECONDS < 2 * LI
 
 # CPython in a server process (hearts_site/server_tuning.py): full collections of the garbage
 # collector, which stop every socket for a moment, much less often than CPython's default; a
-# thread back from the database runs again within 1 ms instead of 5.
+# thread back from the database gets the interpreter within 1 ms instead of 5
+# (THREAD_SWITCH_INTERVAL is in seconds, as sys.setswitchinterval takes it).
 from hearts_site.server_tuning import (  # noqa: E402
     DEFAULT_SWITCH_INTERVAL, DEFAULT_THRESHOLDS, parse_switch_interval, parse_thresholds,
 )
