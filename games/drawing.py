@@ -711,23 +711,24 @@ def part_change(old: str, new: str) -> str:
 
 
 PIECED_PARTS = ('<div id="t-me"', '<div id="t-seat-')
-PIECE = re.compile(r'<(button|label|span|div) id="(card-\w\w|me-stats|t-seat-\d-(?:backs|count|taken))".*?</\1>', re.S)
+PIECE = re.compile(r'(<(button|label|span|div) id="(card-\w\w|me-stats|t-seat-\d-(?:backs|count|taken))".*?</\2>)', re.S)
 """A piece of your hand or of another seat's plate that changes alone (``me_area`` and
 ``seat_plate`` in ``_table_parts.html``): a card of your hand, the line of your points under
 it; the backs of another seat's cards, how many it holds, its points. None holds an element
-of its own kind."""
+of its own kind. Groups: the piece, its tag, its id."""
 
 
 def _pieces_change(old: str, new: str) -> "str | None":
     """The pieces (:data:`PIECE`) of ``new`` that differ from those of ``old``, and a
     ``data-remove`` element for each piece gone (a card played); None when anything else
     changed, or a piece came or moved."""
-    olds = {match[2]: match[0] for match in PIECE.finditer(old)}
-    news = [(match[2], match[0]) for match in PIECE.finditer(new)]
+    old_split, new_split = PIECE.split(old), PIECE.split(new)  # text, piece, tag, id, text, ...
+    if "".join(old_split[::4]) != "".join(new_split[::4]):
+        return None  # what is around the pieces changed
+    olds = dict(zip(old_split[3::4], old_split[1::4]))
+    news = list(zip(new_split[3::4], new_split[1::4]))
     new_ids = {key for key, _ in news}
     if [key for key in olds if key in new_ids] != [key for key, _ in news]:
-        return None
-    if PIECE.sub("", old) != PIECE.sub("", new):
         return None
     return "".join([html for key, html in news if olds[key] != html]
                    + [f'<i id="{key}" data-remove></i>' for key in olds if key not in new_ids])

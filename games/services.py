@@ -191,7 +191,7 @@ def _apply_action(table_id, seat_number, action, expected_version, user, actor) 
     parsed = parse_action(action)
     with task_batch(), transaction.atomic():
         # The stored state is read only when this process has no snapshot of the row.
-        table = snapshots.lock_row(table_id)
+        table, seats = snapshots.lock_row(table_id)
         if table.status == Table.Status.WAITING:
             raise ActionRejected("not_started", "The game has not started yet.")
         if table.status != Table.Status.PLAYING:
@@ -204,7 +204,6 @@ def _apply_action(table_id, seat_number, action, expected_version, user, actor) 
                 "That move was made on an earlier position of the table; "
                 f"it is now at move {table.version}. Here is the current table.",
             )
-        seats = snapshots.read_seats(table)
         seat = next((seat for seat in seats if seat.number == seat_number), None)
         if seat is None:
             raise ActionRejected("no_seat", f"There is no seat {seat_number} at this table.")
@@ -219,12 +218,12 @@ def _apply_action(table_id, seat_number, action, expected_version, user, actor) 
         except IllegalAction as error:
             raise ActionRejected("illegal", str(error))
         table.version += 1
-        storage.record_action(table, game, actor)
+        keep_action = storage.record_action(table, game, actor)
         if game.phase == "over":
             _finish(table, game)
         else:
             plan_next(table, game, seats)
-        statements.update(table, MOVE_FIELDS)
+        statements.run_together(keep_action, statements.update(table, MOVE_FIELDS))
         after = before.after(table, seats, game, events)
         transaction.on_commit(lambda: snapshots.remember(after))  # before the clients hear of it
         notify_after_commit(table, events)

@@ -27,7 +27,6 @@ import threading
 from collections import OrderedDict
 
 from django.conf import settings
-from django.db import connection
 
 from games import statements, storage
 from games.engine import Game
@@ -165,20 +164,25 @@ def read_seats(table) -> SeatList:
     made from, its seat objects are used again: the ORM's query and model building cost about
     twenty times as much, and were a third of a move's time.
     """
-    rows = _seat_columns(table.pk)
-    previous = _cache.get(table.pk)
+    [rows] = statements.run_together(_seat_columns(table.pk))
+    return _seats_of(table.pk, rows)
+
+
+def _seats_of(table_id, rows: list) -> SeatList:
+    """The seats of the table whose seat columns (:func:`_seat_columns`) were read as ``rows``."""
+    rows = tuple(map(tuple, rows))
+    previous = _cache.get(table_id)
     if previous is not None and previous.seat_rows == rows:
         return SeatList(previous.seats, rows)
-    seats = list(_seats_query(table.pk))
+    seats = list(_seats_query(table_id))
     # A seat written between the two reads: these objects may be newer than ``rows``, and a
     # later change back to ``rows`` would reuse them. Then nothing is kept to compare with.
-    return SeatList(seats, rows if _seat_columns(table.pk) == rows else None)
+    [again] = statements.run_together(_seat_columns(table_id))
+    return SeatList(seats, rows if tuple(map(tuple, again)) == rows else None)
 
 
-def _seat_columns(table_id) -> tuple:
-    with connection.cursor() as cursor:
-        cursor.execute(_seat_columns_sql(), [table_id])
-        return tuple(map(tuple, cursor.fetchall()))
+def _seat_columns(table_id) -> statements.Statement:
+    return statements.Statement(_seat_columns_sql(), [table_id])
 
 
 def _seats_query(table_id):
@@ -193,14 +197,15 @@ def _seat_columns_sql() -> str:
     return statements.sql_for_any_id(_seats_query(0).values_list(*columns))
 
 
-def lock_row(table_id: int):
-    """The row of a table, locked until the transaction ends (``select_for_update``);
+def lock_row(table_id: int) -> tuple[Table, SeatList]:
+    """The row of a table, locked until the transaction ends (``select_for_update``), and its
+    seats (:func:`read_seats`), read in the same exchange with the database;
     ``Table.DoesNotExist`` if there is none. Every move starts here
     (:func:`games.statements.locked_row`)."""
-    table = statements.locked_row(Table, table_id)
+    table, [rows] = statements.locked_row(Table, table_id, _seat_columns(table_id))
     if table is None:
         raise Table.DoesNotExist(f"There is no table {table_id}.")
-    return table
+    return table, _seats_of(table_id, rows)
 
 
 def of_row(table, seats=None, *, keep: bool = True) -> Snapshot:

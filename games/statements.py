@@ -17,27 +17,30 @@ from __future__ import annotations
 import copy
 import functools
 
-from django.db import DatabaseError, connections, router
+from typing import NamedTuple
+
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections, router
 from django.db.models import Model, sql
 
 
-def locked_row(model: type[Model], pk) -> Model | None:
+def locked_row(model: type[Model], pk, *then: Statement) -> tuple[Model | None, list]:
     """``model.objects.select_for_update().filter(pk=pk).first()``, without its ordering:
-    the row, locked until the transaction ends, or None if there is none. Call it inside a
-    transaction, as ``select_for_update`` requires."""
+    the row, locked until the transaction ends, or None if there is none; and what each of
+    the statements ``then`` gave, run once the row is locked, with the lock's statement
+    (:func:`run_together`). Call it inside a transaction, as ``select_for_update`` requires."""
     using = router.db_for_write(model)
     connection = connections[using]
     statement, attnames, converters = _locked_row_sql(model, using)
-    with connection.cursor() as cursor:
-        cursor.execute(statement, [model._meta.pk.get_db_prep_value(pk, connection)])
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    values = list(row)
+    rows, *results = run_together(
+        Statement(statement, [model._meta.pk.get_db_prep_value(pk, connection)], using=using), *then
+    )
+    if not rows:
+        return None, results
+    values = list(rows[0])
     for position, (convert_all, column) in converters:
         for convert in convert_all:
             values[position] = convert(values[position], column, connection)
-    return model.from_db(using, attnames, values)
+    return model.from_db(using, attnames, values), results
 
 
 @functools.cache
@@ -69,21 +72,86 @@ def _for_any_id(compiler) -> str:
     return statement
 
 
-def insert(row: Model) -> None:
-    """``row.save(force_insert=True)`` for a new row whose id the database chooses (it is
-    not read back: ``row.pk`` stays None)."""
+class Statement(NamedTuple):
+    """One SQL statement and its parameters, for :func:`run_together`, and the database it
+    is for. ``one_row``: for an UPDATE of one row, what to say when it changed none."""
+
+    sql: str
+    params: list
+    using: str = DEFAULT_DB_ALIAS
+    one_row: str = ""
+
+
+def run_together(*statements: Statement) -> list:
+    """Run ``statements`` in order, and return what each gave: its rows (a SELECT), or the
+    number of rows it changed.
+
+    On PostgreSQL they are sent as one query, in one exchange with the server, where one by
+    one each would wait for the server's answer: a move's statements are sent in two such
+    exchanges instead of four, and in a loaded server process each exchange also waits for
+    the interpreter lock (``hearts_site/server_tuning.py``). Elsewhere (SQLite, where there
+    is no exchange to spare, and PostgreSQL with server-side binding, which takes one
+    statement per query) they are run one by one; ``tests/games/test_statements.py``
+    checks that both ways give the same.
+    """
+    using = statements[0].using
+    if any(statement.using != using for statement in statements):
+        raise ValueError("Statements run together are for one database.")
+    connection = connections[using]
+    with connection.cursor() as cursor:
+        if len(statements) > 1 and _takes_several_statements(connection):
+            results = _run_at_once(cursor, statements)
+        else:
+            results = _run_one_by_one(cursor, statements)
+    for statement, result in zip(statements, results):
+        if statement.one_row and result != 1:
+            raise DatabaseError(statement.one_row)
+    return results
+
+
+def _takes_several_statements(connection) -> bool:
+    """Whether the connection sends a query with its parameters merged into it (psycopg's
+    client-side binding, Django's default), by the protocol that takes several statements."""
+    return connection.vendor == "postgresql" and not connection.settings_dict["OPTIONS"].get("server_side_binding")
+
+
+def _run_one_by_one(cursor, statements) -> list:
+    results = []
+    for statement in statements:
+        cursor.execute(statement.sql, statement.params)
+        results.append(_result(cursor))
+    return results
+
+
+def _run_at_once(cursor, statements) -> list:
+    cursor.execute(";".join(statement.sql for statement in statements),
+                   [param for statement in statements for param in statement.params])
+    results = [_result(cursor)]
+    while cursor.nextset():
+        results.append(_result(cursor))
+    if len(results) != len(statements):
+        raise DatabaseError(f"{len(statements)} statements gave {len(results)} results.")
+    return results
+
+
+def _result(cursor):
+    return cursor.fetchall() if cursor.description is not None else cursor.rowcount
+
+
+def insert(row: Model) -> Statement:
+    """The statement of ``row.save(force_insert=True)`` for a new row whose id the database
+    chooses (it is not read back: ``row.pk`` stays None)."""
     model = type(row)
     using = router.db_for_write(model, instance=row)
     statement, fields = _insert_sql(model, using)
     connection = connections[using]
     params = [field.get_db_prep_save(field.pre_save(row, True), connection) for field in fields]
-    with connection.cursor() as cursor:
-        cursor.execute(statement, params)
+    return Statement(statement, params, using)
 
 
-def update(row: Model, field_names: tuple[str, ...]) -> None:
-    """``row.save(update_fields=field_names)``: write those columns of the row (and an
-    ``auto_now`` column among them, set now)."""
+def update(row: Model, field_names: tuple[str, ...]) -> Statement:
+    """The statement of ``row.save(update_fields=field_names)``: write those columns of the
+    row (and an ``auto_now`` column among them, set now)."""
     model = type(row)
     using = router.db_for_write(model, instance=row)
     connection = connections[using]
@@ -98,10 +166,7 @@ def update(row: Model, field_names: tuple[str, ...]) -> None:
         statement = _updates[key] = _update_sql(copy.copy(row), fields, using)
     params = [value for value in values if value is not None]
     params.append(model._meta.pk.get_db_prep_value(row.pk, connection))
-    with connection.cursor() as cursor:
-        cursor.execute(statement, params)
-        if cursor.rowcount != 1:
-            raise DatabaseError(f"{model.__name__} {row.pk} was not updated: there is no such row.")
+    return Statement(statement, params, using, one_row=f"{model.__name__} {row.pk} was not updated: there is no such row.")
 
 
 _updates: dict[tuple, str] = {}

@@ -31,11 +31,12 @@ def record_start(table: Table, game: Game) -> None:
     summarise(table, game)
 
 
-def record_action(table: Table, game: Game, actor: str) -> None:
-    """Keep the action ``game`` has just applied, at the table's (new) ``version``, and
-    summarise the game on the row (the caller saves it)."""
+def record_action(table: Table, game: Game, actor: str) -> statements.Statement:
+    """Summarise the game on the row, and return the statement that keeps the action
+    ``game`` has just applied, at the table's (new) ``version``: the caller runs it with the
+    row's update (``games.statements.run_together``)."""
     summarise(table, game)
-    statements.insert(_action_row(table, game.ply, game.log(game.ply - 1)[0], version=table.version, actor=actor))
+    return statements.insert(_action_row(table, game.ply, game.log(game.ply - 1)[0], version=table.version, actor=actor))
 
 
 def actions_of(table: Table, game: Game, actors, versions) -> list[Action]:

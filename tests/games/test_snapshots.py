@@ -52,7 +52,8 @@ def test_a_move_from_a_kept_snapshot_does_not_read_the_stored_game(four):
         services.submit_action(table.pk, seat, str(game.legal(seat)[0]), expected_version=table.version)
     reads_of_log = [q["sql"] for q in queries if q["sql"].startswith("SELECT") and '"games_action"' in q["sql"]]
     assert reads_of_log == [], "the locked row's game came from the snapshot"
-    statements = [q["sql"].split()[0] for q in queries if q["sql"].split()[0] not in ("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE")]
+    statements = [sql.split()[0] for q in queries for sql in q["sql"].split(";")]  # some sent together
+    statements = [word for word in statements if word not in ("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE")]
     assert statements == ["SELECT", "SELECT", "INSERT", "UPDATE"], statements  # table, seats, log, table
 
 
@@ -187,7 +188,7 @@ def test_the_seat_columns_compared_are_every_column_of_a_seat_and_what_the_name_
 
 
 @pytest.mark.django_db(transaction=True)  # snapshots are kept when a move commits
-def test_a_move_locks_the_table_row_for_update(four):
+def test_a_move_locks_the_table_row_for_update_and_reads_its_seats_and_writes_in_two_exchanges(four):
     if not connection.features.has_select_for_update:
         pytest.skip(f"{connection.vendor} has no SELECT ... FOR UPDATE (a write locks the whole database)")
     table = play_moves(people_table(four, passing="none").pk, 1, random.Random(8))
@@ -195,8 +196,12 @@ def test_a_move_locks_the_table_row_for_update(four):
     seat = game.to_act[0]
     with CaptureQueriesContext(connection) as queries:
         services.submit_action(table.pk, seat, str(game.legal(seat)[0]), expected_version=table.version)
-    first = next(q["sql"] for q in queries if q["sql"].startswith("SELECT"))
-    assert '"games_table"' in first and first.rstrip().endswith("FOR UPDATE"), first
+    sent = [query["sql"] for query in queries if query["sql"] not in ("BEGIN", "COMMIT")]
+    assert sent[0].startswith("SELECT") and '"games_table"' in sent[0] and "FOR UPDATE" in sent[0], sent[0]
+    # Sent together (games.statements.run_together): the lock and the seats, then the action
+    # and the row, besides BEGIN and COMMIT.
+    assert sent[0].count(";") == 1 and '"games_seat"' in sent[0].split(";")[1], sent[0]
+    assert sent[1].startswith('INSERT INTO "games_action"') and 'UPDATE "games_table"' in sent[1], sent[1]
 
 
 @pytest.mark.django_db
