@@ -24,6 +24,7 @@ def test_a_small_load_run_plays_every_move_and_loses_nothing(tmp_path):
     assert str(tmp_path) in result.stdout.split("{\n")[0], "the run used a new database of its own"
     assert not [path for path in tmp_path.glob("hearts-load-*") if path.is_dir()], "and removed it at the end"
     assert report["sockets"] == 8 and report["connect_failures"] == 0
+    assert 0 < report["settle_seconds"] < 60, "play began once the server had settled"
     assert report["moves"] == 6
     for problem in ("lost_updates", "duplicated_updates", "seats_behind_at_end", "stalled_tables", "ended_early"):
         assert report[problem] == 0, (problem, report)

@@ -7,7 +7,8 @@ It creates the users, sessions and started tables through the ORM (same environm
 server: SQLITE_PATH, or DATABASE_URL and REDIS_URL; with --start-server and neither, a new
 SQLite file of its own), opens every socket, and then each
 table plays: the seat on turn sends a legal card made against the version it saw, and the
-tool times how long until that move's update has reached all four seats. At the end it
+tool times how long until that move's update has reached all four seats. Play starts once
+every seat has its table and the started servers have settled (:func:`settle`). At the end it
 reports p50/p95/p99 of that latency, the server's CPU time per move (with --start-server),
 and every lost (a version gap), duplicated or out-of-order update.
 
@@ -302,6 +303,36 @@ async def open_seat(seat, url, semaphore, stats):
         return False
 
 
+SETTLE_LIMIT_SECONDS = 180
+QUIET_SERVER_CORES = 0.25
+"""A started server is settled when it uses less than this share of a core for a second."""
+
+
+async def settle(seats, server_pids) -> float:
+    """Wait until every seat has its table and the started servers (``server_pids``) have
+    worked off the opening of the sockets, at most :data:`SETTLE_LIMIT_SECONDS`; return the
+    seconds waited.
+
+    Each socket opened is news to the other seats of its table, and each of them is sent the
+    table again. With thousands of sockets opened at once the server works that off for a
+    while after the last one opened (at 1,000 tables on production settings, 15–20 s at full
+    CPU): moves made meanwhile would measure the opening, not play. Without started servers
+    the tool cannot see them settle, and waits a second once every seat has its table."""
+    started = time.monotonic()
+    deadline = started + SETTLE_LIMIT_SECONDS
+    while time.monotonic() < deadline and any(seat.version is None for seat in seats):
+        await asyncio.sleep(0.2)
+    if not server_pids:
+        await asyncio.sleep(1.0)
+        return time.monotonic() - started
+    while time.monotonic() < deadline:
+        before, at = sum(cpu_seconds(pid) for pid in server_pids), time.monotonic()
+        await asyncio.sleep(1.0)
+        if (sum(cpu_seconds(pid) for pid in server_pids) - before) / (time.monotonic() - at) < QUIET_SERVER_CORES:
+            break
+    return time.monotonic() - started
+
+
 async def run_load(args, tables_setup, server_pids=()):
     urls = [url.strip().rstrip("/") for url in args.url.split(",") if url.strip()]
     for url in urls:
@@ -320,7 +351,7 @@ async def run_load(args, tables_setup, server_pids=()):
     connect_seconds = time.monotonic() - started
     readers = [asyncio.create_task(seat.run(stats)) for seat, ok in zip(seats, opened) if ok]
     playable = [table for table in tables if all(seat.ws for seat in table.seats)]
-    await asyncio.sleep(1.0)  # full states arrive
+    settle_seconds = await settle([seat for seat, ok in zip(seats, opened) if ok], server_pids)
     # The tool's own full collections (100-250 ms with 2,000 sockets) would show in the
     # figures as server latency: what exists now is frozen, and the collector rests until
     # the end of play (a minute of play leaves some tens of megabytes of cycles).
@@ -342,7 +373,7 @@ async def run_load(args, tables_setup, server_pids=()):
     for reader in readers:
         reader.cancel()
     await asyncio.gather(*readers, return_exceptions=True)
-    return stats, tables, connect_seconds, play_seconds
+    return stats, tables, connect_seconds, settle_seconds, play_seconds
 
 
 def cpu_seconds(pid: int) -> float:
@@ -430,7 +461,7 @@ def main(argv=None):
         t0 = time.monotonic()
         tables_setup = setup_tables(args.tables, args.seed)
         print(f"setup: {args.tables} tables, {args.tables * 4} users in {time.monotonic() - t0:.1f} s", flush=True)
-        stats, tables, connect_seconds, play_seconds = asyncio.run(
+        stats, tables, connect_seconds, settle_seconds, play_seconds = asyncio.run(
             run_load(args, tables_setup, [server.pid for server in servers])
         )
         versions = final_versions([table.id for table in tables])
@@ -453,7 +484,8 @@ def main(argv=None):
     print(json.dumps({
         "tables": args.tables, "sockets": args.tables * 4, "servers": len(args.url.split(",")),
         "think_seconds": args.think, "connect_failures": stats.connect_failures,
-        "connect_seconds": round(connect_seconds, 1), "play_seconds": round(play_seconds, 1),
+        "connect_seconds": round(connect_seconds, 1), "settle_seconds": round(settle_seconds, 1),
+        "play_seconds": round(play_seconds, 1),
         "moves": len(ms), "moves_per_second": round(len(ms) / play_seconds, 1) if play_seconds else 0,
         "format": args.format, "frames_received": stats.frames, "megabytes_received": round(stats.bytes / 1e6, 1),
         "bytes_per_seat_per_move": round(stats.bytes / (4 * len(ms))) if ms else None,
