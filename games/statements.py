@@ -7,7 +7,8 @@ time per move); a raw query's model building cost as much again. Here each state
 compiled by the ORM the first time, for its model, columns and database, and then only
 run; the values are prepared and read back by the fields themselves, as the ORM does.
 ``tests/games/test_statements.py`` checks that each sends the SQL and parameters the ORM
-would send, and gives the same row.
+would send, and gives the same row. A move sends them with :func:`run_together`: on
+PostgreSQL the lock with the seats' read, then the two writes, one query each.
 
 Unlike ``save``, these send no ``pre_save``/``post_save`` signals (nothing listens to them
 for these models) and do not read back the new row's id.
@@ -16,7 +17,6 @@ from __future__ import annotations
 
 import copy
 import functools
-
 from typing import NamedTuple
 
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections, router
