@@ -315,8 +315,8 @@ async def settle(seats, server_pids) -> float:
 
     Each socket opened is news to the other seats of its table, and each of them is sent the
     table again. With thousands of sockets opened at once the server works that off for a
-    while after the last one opened (at 1,000 tables on production settings, 15–20 s at full
-    CPU): moves made meanwhile would measure the opening, not play. Without started servers
+    while after the last one opened (at 1,000 tables on production settings, 4–9 s at nearly a
+    full core): moves made meanwhile would measure the opening, not play. Without started servers
     the tool cannot see them settle, and waits a second once every seat has its table."""
     started = time.monotonic()
     deadline = started + SETTLE_LIMIT_SECONDS
