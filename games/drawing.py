@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from jinja2 import meta, nodes
 from markupsafe import Markup
 
-from games import learn
+from games import conduct, learn
 from games.engine import Card, Game, PassDirection, Rules
 from games.history import Step
 from games.templating import table_templates
@@ -47,6 +47,7 @@ class Person:
     standing_in: bool = False
     resigned: bool = False
     computer_plays: bool = False
+    counted_as_left: bool = False  # the result ranks them below everyone who stayed (games.conduct)
 
 
 @dataclass(frozen=True)
@@ -453,9 +454,11 @@ def _moon(view, seats: dict[int, dict], names: dict[int, str], you: "int | None"
 def _game_over(table: TableFacts, view, seats: dict[int, dict], you: "int | None") -> dict:
     """The end of the game: the standings, the winners, rating changes (``rematch`` is the
     caller's to fill in)."""
-    order = sorted(range(view.players), key=lambda s: (view.scores[s], s))
-    places = standing_places(view.scores)
-    winners = list(view.winners)
+    left = {s for s in range(view.players) if table.people[s].counted_as_left}
+    result = conduct.standings(view.scores, left)
+    places = result.places
+    order = sorted(range(view.players), key=lambda s: (places[s], view.scores[s], s))
+    winners = list(result.winners) if view.phase == "over" else []
     changes = table.rating_changes
     return {
         "finished": view.phase == "over",
@@ -466,23 +469,14 @@ def _game_over(table: TableFacts, view, seats: dict[int, dict], you: "int | None
         "i_won": you in winners,
         "standings": [
             {"place": places[s], "name": seats[s]["name"],
-             "score": view.scores[s], "is_me": s == you, "won": s in winners, "rating": changes.get(s)}
+             "score": view.scores[s], "is_me": s == you, "won": s in winners, "rating": changes.get(s),
+             "left": s in left}
             for s in order
         ],
         "rated": bool(changes),
         "my_rating": changes.get(you),
         "rematch": None,
     }
-
-
-def standing_places(scores) -> list[int]:
-    """Each seat's place at the end of a game: lower scores first, and equal scores share a
-    place, as they do in the ratings (``ratings.services``).
-
-    >>> standing_places([26, 13, 13, 0])
-    [4, 2, 2, 1]
-    """
-    return [1 + sum(other < score for other in scores) for score in scores]
 
 
 def _steps_of_deal(steps: list[Step], deal: int) -> list[Step]:

@@ -120,6 +120,15 @@ class Seat(models.Model):
     resigned = models.BooleanField(
         default=False, help_text="The person left the game for good: a computer plays the seat to the end."
     )
+    counted_as_left = models.BooleanField(
+        default=False,
+        help_text="The result ranks the person below everyone who stayed (games.conduct, rule 3): they left, "
+                  "a computer was playing for them at the end, or it made most of their moves.",
+    )
+    timeouts_in_a_row = models.PositiveSmallIntegerField(
+        default=0, help_text="Turns in a row the timer ran out on for the person, since they last played or came back "
+                             "(games.conduct.after_turn: at 2 a computer plays for them until they are back).",
+    )
     connected = models.BooleanField(default=False)
     left_at = models.DateTimeField(null=True, blank=True)
 

@@ -17,10 +17,13 @@ from __future__ import annotations
 
 import functools
 import json
+import math
+from datetime import datetime
 
 from django.template.backends.utils import csrf_input_lazy
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.safestring import mark_safe
 
 from games import bots, drawing, services, snapshots
@@ -121,12 +124,17 @@ def _rematch(table: Table, seat_rows, me: int, seats: dict[int, dict]) -> dict |
         return None
     offer = table.rematch or {"state": "none", "answers": {}}
     answers = offer["answers"]
+    until = offer.get("until", "")
     return {
         "state": offer["state"],
+        # Who said yes is taken to the rematch when it starts (games/table.js follows the link).
+        "going": answers.get(str(mine.user_id)) == "yes",
+        "seconds_left": max(0, math.ceil((datetime.fromisoformat(until) - timezone.now()).total_seconds()))
+        if until else 0,
         "url": reverse("live:room", args=[offer["code"]]) if "code" in offer else "",
         "answer_url": reverse("live:rematch", args=[table.code]),
         "answered": str(mine.user_id) in answers,
-        "until": offer.get("until", ""),
+        "until": until,
         "people": [{"name": seats[seat.number]["name"],
                     "answer": REMATCH_ANSWERS.get(answers.get(str(seat.user_id)), "not yet")}
                    for seat in seat_rows if seat.user_id and not seat.resigned],
@@ -159,6 +167,7 @@ def table_facts(snapshot: Snapshot) -> TableFacts:
                 name=seat_name(seat), subtitle=seat_subtitle(seat), is_bot=seat.is_bot,
                 is_person=bool(seat.user_id), connected=seat.connected, standing_in=seat.standing_in,
                 resigned=seat.resigned, computer_plays=seat.computer_plays,
+                counted_as_left=seat.counted_as_left,
             )
             for seat in sorted(snapshot.seats, key=lambda seat: seat.number)
         ),

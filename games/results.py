@@ -5,18 +5,43 @@ once: ``ratings.services`` keys everything on ``table:<id>`` and ignores a secon
 
 Rules (see ``ratings.services`` for the rating side):
 
-* A rated game that finishes is rated from the final scores; a person whose seat a computer
-  was playing at the end (they left) is rated last.
+* A rated game that finishes is rated from its result (``games.conduct.standings``): a person
+  counted as having left (``games.conduct.counts_as_left``: they left, a computer was playing
+  for them at the end, or it made most of their moves) is rated last and never wins. The
+  same result is shown at the table and in My games.
 * An unrated live game only adds to players' statistics; solo and learning games add nothing.
 * An abandoned rated game rates only the people who had left, as losing to those still seated.
 """
+from collections import defaultdict
+
+from games import conduct
 from games.engine import Game
+from games.models import Action
 from ratings.services import SeatResult, apply_abandoned_game, apply_game_result, record_game_stats
 
 
-def record_finished_game(table, game: Game) -> None:
-    """Called inside the transaction that marks ``table`` finished."""
-    results = seat_results(table, game)
+def seats_counted_as_left(table, seats, *, unsaved: tuple[int, str] | None = None) -> set[int]:
+    """The numbers of the seats of ``table`` whose person counts as having left
+    (``games.conduct.counts_as_left``), from the seats' flags and the actors of their moves;
+    ``unsaved`` is ``(seat, actor)`` of a move applied but not stored yet. Solo tables: none."""
+    if not table.is_live:
+        return set()
+    actors = defaultdict(list)
+    for seat, actor in Action.objects.filter(table_id=table.pk).order_by("ply").values_list("seat", "actor"):
+        actors[seat].append(actor)
+    if unsaved is not None:
+        actors[unsaved[0]].append(unsaved[1])
+    return {
+        seat.number for seat in seats
+        if seat.user_id and conduct.counts_as_left(
+            conduct.presence_of(standing_in=seat.standing_in, resigned=seat.resigned), actors[seat.number])
+    }
+
+
+def record_finished_game(table, game: Game, seats=None, left: set[int] = frozenset()) -> None:
+    """Called inside the transaction that marks ``table`` finished; ``left``: the seats
+    counted as having left (:func:`seats_counted_as_left`)."""
+    results = seat_results(table, game, seats, left)
     key = game_key(table)
     if table.rated:
         apply_game_result(key, table.players, results)
@@ -27,28 +52,32 @@ def record_finished_game(table, game: Game) -> None:
 def record_abandoned_game(table, game: Game) -> None:
     """Called inside the transaction that marks ``table`` abandoned."""
     if table.rated:
-        apply_abandoned_game(game_key(table), table.players, seat_results(table, game))
+        seats = list(table.seats.all())
+        left = seats_counted_as_left(table, seats)
+        apply_abandoned_game(game_key(table), table.players, seat_results(table, game, seats, left))
 
 
 def game_key(table) -> str:
     return f"table:{table.pk}"
 
 
-def seat_results(table, game: Game) -> list[SeatResult]:
+def seat_results(table, game: Game, seats=None, left: set[int] = frozenset()) -> list[SeatResult]:
+    """Each seat's result: ``left`` are the seats counted as having left; the winners are
+    those of ``games.conduct.standings`` (none while the game is not over)."""
     moons = moons_by_seat(game.to_dict(), game.players)
     deals = deals_scored(game)
-    winners = set(game.winners)
+    winners = set(conduct.standings(game.scores, left).winners) if game.phase == "over" else set()
     return [
         SeatResult(
             user_id=seat.user_id,
             final_score=game.scores[seat.number],
             won=seat.number in winners,
-            dropped=seat.standing_in,
-            left_at=seat.left_at if seat.standing_in else None,
+            dropped=seat.number in left,
+            left_at=(seat.left_at or table.finished_at) if seat.number in left else None,
             moons=moons[seat.number] if seat.user_id else 0,
             deals=deals if seat.user_id else 0,
         )
-        for seat in table.seats.all()
+        for seat in (table.seats.all() if seats is None else seats)
     ]
 
 

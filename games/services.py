@@ -13,12 +13,12 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import bots, snapshots, statements, storage
+from games import bots, conduct, snapshots, statements, storage
 from games.engine import Card, Game, IllegalAction, Rules
 from games.faults import describe
 from games.models import Action, Seat, Table
 from games.realtime import notify_table
-from games.results import record_abandoned_game, record_finished_game
+from games.results import record_abandoned_game, record_finished_game, seats_counted_as_left
 from hearts_site.taskrunner import TaskBrokerUnavailable, schedule, task_batch
 
 log = logging.getLogger(__name__)
@@ -219,8 +219,10 @@ def _apply_action(table_id, seat_number, action, expected_version, user, actor) 
             raise ActionRejected("illegal", str(error))
         table.version += 1
         keep_action = storage.record_action(table, game, actor)
+        if seat.user_id and actor in (Action.Actor.PERSON, Action.Actor.TIMEOUT):
+            seats = _count_timeouts(table, seats, seat, actor)
         if game.phase == "over":
-            _finish(table, game)
+            seats = _finish(table, game, seats, unsaved=(seat_number, actor))
         else:
             plan_next(table, game, seats)
         statements.run_together(keep_action, statements.update(table, MOVE_FIELDS))
@@ -228,6 +230,23 @@ def _apply_action(table_id, seat_number, action, expected_version, user, actor) 
         transaction.on_commit(lambda: snapshots.remember(after))  # before the clients hear of it
         notify_after_commit(table, events)
     return ActionOutcome(version=table.version, events=events)
+
+
+def _count_timeouts(table: Table, seats: list[Seat], seat: Seat, actor: str) -> list[Seat]:
+    """A person's seat made a move, by its person or by the turn timer: count the turns in a
+    row that ran out (``games.conduct.after_turn``). A person whose turns keep running out is
+    away: a computer plays for them at once until they are back, instead of every turn
+    waiting the whole timer; a person who plays while away is back. Returns the seats as
+    they now are (read again only when one changed, which is rare)."""
+    count, away = conduct.after_turn(seat.timeouts_in_a_row, actor)
+    standing_in = seat.standing_in if actor == Action.Actor.TIMEOUT else False
+    standing_in = standing_in or away
+    if (count, standing_in) == (seat.timeouts_in_a_row, seat.standing_in):
+        return seats
+    Seat.objects.filter(pk=seat.pk).update(timeouts_in_a_row=count, standing_in=standing_in)
+    if away and not seat.standing_in:
+        log.info("away table=%s seat=%s", table.pk, seat.number)
+    return snapshots.read_seats(table)
 
 
 MOVE_FIELDS = ("version", *storage.SUMMARY_FIELDS, "status", "turn_deadline", "finished_at", "updated_at")
@@ -270,11 +289,13 @@ def plan_next(table: Table, game: Game, seats: list[Seat] | None = None) -> None
 
 
 def awaiting_arrivals(table: Table, game: Game, seats) -> bool:
-    """A matched game is at its first move and someone matched into it has not opened it yet:
-    they were still on the queue's page when it was made, so their first clock waits for them
-    (or for ``LIVE_ARRIVAL_GRACE_SECONDS`` more)."""
-    return (table.kind == Table.Kind.MATCHED and game.ply == 0
-            and any(seat.user_id and not seat.computer_plays and not seat.connected for seat in seats))
+    """A live game is at its first move and someone seated has not opened it yet (they were
+    on the queue's page, or at the finished game whose rematch this is): the first clock waits
+    for them, or for ``LIVE_ARRIVAL_GRACE_SECONDS`` more (``games.conduct.first_clock_waits``)."""
+    if not table.is_live or game.ply:
+        return False
+    return conduct.first_clock_waits(
+        game.ply, sum(1 for seat in seats if seat.user_id and not seat.computer_plays and not seat.connected))
 
 
 def abandon_table(table_id: int, reason: str, *, before_start: bool = False) -> bool:
@@ -297,11 +318,21 @@ def abandon_table(table_id: int, reason: str, *, before_start: bool = False) -> 
     return True
 
 
-def _finish(table: Table, game: Game) -> None:
+def _finish(table: Table, game: Game, seats: list[Seat], *, unsaved: tuple[int, str]) -> list[Seat]:
+    """The game of ``table`` is over (``unsaved``: the seat and actor of its last move, not
+    stored yet): the result (``games.conduct.standings``, those counted as left ranked last)
+    is kept on the row and its seats, and rated, in the same transaction. Returns the seats
+    as they now are."""
     table.status = Table.Status.FINISHED
     table.finished_at = timezone.now()
     table.turn_deadline = None
-    record_finished_game(table, game)  # ratings and statistics, in the same transaction
+    left = seats_counted_as_left(table, seats, unsaved=unsaved)
+    if left:
+        table.winners = list(conduct.standings(game.scores, left).winners)
+        Seat.objects.filter(table_id=table.pk, number__in=left).update(counted_as_left=True)
+        seats = snapshots.read_seats(table)  # the snapshot kept after commit shows the result
+    record_finished_game(table, game, seats, left)  # ratings and statistics
+    return seats
 
 
 # --------------------------------------------------------------------------- computer turns

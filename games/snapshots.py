@@ -28,7 +28,7 @@ from collections import OrderedDict
 
 from django.conf import settings
 
-from games import statements, storage
+from games import conduct, statements, storage
 from games.engine import Game
 from games.history import Step, game_with_history, step_of
 from games.models import Seat, Table
@@ -53,6 +53,7 @@ class Snapshot:
         self._steps = steps
         self._rating_changes = None if table.rated and table.status == table.Status.FINISHED else {}
         self._views: dict = {}
+        self._seat_states: list | None = None
         self.drawn: dict = {}  # what drawing this table works out once for all seats (games.presenters)
 
     def __repr__(self) -> str:
@@ -67,6 +68,16 @@ class Snapshot:
 
     def seat_for(self, user_id):
         return next((seat for seat in self.seats if seat.user_id == user_id), None)
+
+    def private_seat(self, user_id) -> int | None:
+        """The seat whose private view (hand, passes, legal moves) ``user_id`` may be sent:
+        the one they hold and have not left (``games.conduct.private_seat``)."""
+        if self._seat_states is None:
+            self._seat_states = [
+                conduct.SeatState.of(seat.number, seat.user_id, standing_in=seat.standing_in, resigned=seat.resigned)
+                for seat in self.seats
+            ]
+        return conduct.private_seat(self._seat_states, user_id)
 
     @property
     def drawable(self) -> bool:

@@ -25,8 +25,11 @@ def post_chat(table_id: int, user, text: str) -> ChatMessage:
         raise ActionRejected("no_chat", "Chat is for live tables.")
     if not table.chat:
         raise ActionRejected("chat_off", "Chat is turned off at this table.")
-    if not Seat.objects.filter(table_id=table_id, user=user).exists():
+    seat = Seat.objects.filter(table_id=table_id, user=user).only("resigned").first()
+    if seat is None:
         raise ActionRejected("no_seat", "Only the people at the table can chat.")
+    if seat.resigned and table.status == Table.Status.PLAYING:
+        raise ActionRejected("left_game", "You left this game, so you cannot chat with its players until it is over.")
     since = timezone.now() - timedelta(seconds=CHAT_BURST_SECONDS)
     if ChatMessage.objects.filter(table_id=table_id, user=user, created_at__gte=since).count() >= CHAT_BURST:
         raise ActionRejected("slow_down", f"Slow down: at most {CHAT_BURST} messages in {CHAT_BURST_SECONDS} seconds.")

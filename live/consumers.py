@@ -156,12 +156,13 @@ def seat_summaries(snapshot: Snapshot) -> list[dict]:
     ]
 
 
-def state_json(snapshot: Snapshot, seat_number: int | None, *, spectator: bool = False) -> dict:
+def state_json(snapshot: Snapshot, seat_number: int | None, *, spectator: bool = False, place: int = 0) -> dict:
     """The full state one seat may see (``view`` is ``games.engine.PlayerView.to_dict()``);
-    for someone watching (``spectator``, no seat) the public view from seat 0's place."""
+    for someone watching (``spectator``: no seat, or one they left) the public view from
+    seat ``place``'s place."""
     table = snapshot.table
     if spectator and snapshot.game is not None:
-        view = snapshot.game.public_view(0).to_dict()
+        view = snapshot.game.public_view(place).to_dict()
     elif snapshot.game is not None and seat_number is not None:
         view = snapshot.view(seat_number).to_dict()
     else:
@@ -181,12 +182,12 @@ def state_json(snapshot: Snapshot, seat_number: int | None, *, spectator: bool =
 
 
 def render_table_html(snapshot: Snapshot, seat_number: int | None, error: str | None = None,
-                      *, spectator: bool = False) -> str:
+                      *, spectator: bool = False, place: int = 0) -> str:
     """HTML of ``#table`` for one seat: the table once the game has started, the waiting room
-    before; for someone watching (``spectator``) the public table from seat 0's place."""
+    before; for someone watching (``spectator``) the public table from seat ``place``'s place."""
     table = snapshot.table
     if spectator and table.status != table.Status.WAITING:
-        return render_table(snapshot, 0, error=error, spectator=True)
+        return render_table(snapshot, place, error=error, spectator=True)
     if table.status == table.Status.WAITING or seat_number is None:
         return render_to_string(
             "live/_room_seats.html",
@@ -208,6 +209,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     """One connection of one person (or a waiting-room visitor) to one table."""
 
     table_id = seat_number = user = None
+    place = 0  # the seat whose place the table is drawn from (a watcher's: seat 0)
     format = "html"
     version = -1  # the newest version this client has been sent
     joined = False  # in the table group
@@ -392,6 +394,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             return await self.send_hint()
         if action == "chat":
             return await self.post_chat(frame)
+        if action == "back":
+            return await self.come_back()
         if action == "report":
             message_id = protocol.whole_number(frame.get("message"))
             if message_id is None or not await db(chat.report_chat)(self.table_id, message_id, self.user):
@@ -400,7 +404,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not isinstance(action, str) or action not in protocol.MOVE_KINDS:
             shown = action[:20] if isinstance(action, str) else "nothing" if action is None else "not a word"
             return await self.reject(
-                "unknown_action", f"Unknown action {shown!r}: send play, pass, moon, hint or sync."
+                "unknown_action", f"Unknown action {shown!r}: send play, pass, moon, back, hint or sync."
             )
         if self.seat_number is None:
             return await self.reject("no_seat", "You have no seat at this table, so you cannot play.")
@@ -428,6 +432,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         if self.format == "json":
             await self.send(text_data=json.dumps({"type": "ack", "version": outcome.version}))
+
+    async def come_back(self):
+        """The person is back at a seat a computer was playing for them (they were away)."""
+        if self.seat_number is None or not await db(presence.reclaim_seat)(self.table_id, self.user):
+            return await self.reject("not_away", "Your seat is yours already: nobody is playing it for you.")
 
     async def post_chat(self, frame):
         try:
@@ -508,12 +517,15 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.ended:
             return
         seat = snapshot.seat_for(self.user.pk)
-        self.seat_number = seat.number if seat is not None else None
-        watching = seat is None and snapshot.table.status != snapshot.table.Status.WAITING
-        if watching and not self.spectator:
+        # Only the seat's present occupant gets its private view: someone who left the game
+        # looks on from their old place as a watcher does (games.conduct, rule 1).
+        self.seat_number = snapshot.private_seat(self.user.pk)
+        self.place = seat.number if seat is not None else 0
+        watching = self.seat_number is None and snapshot.table.status != snapshot.table.Status.WAITING
+        if watching and not (self.spectator or seat is not None):
             return await self.refuse("no_seat", NO_SEAT, CLOSE_FORBIDDEN)
         if self.format == "json":
-            state = state_json(snapshot, self.seat_number, spectator=watching)
+            state = state_json(snapshot, self.seat_number, spectator=watching, place=self.place)
             if event_version is None:
                 frame = {"type": "state", "version": snapshot.version, "state": state}
                 self.version = snapshot.version
@@ -555,7 +567,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             snapshot = await db(snapshots.load)(self.table_id) or snapshot
         sent = self.sent_drawing
         if watching:
-            drawing = draw_table(snapshot, 0, error=error, spectator=True, before=sent)
+            drawing = draw_table(snapshot, self.place, error=error, spectator=True, before=sent)
         else:
             drawing = draw_table(snapshot, self.seat_number, error=error, hint=hint, before=sent)
         html = changed_parts(sent.parts, drawing.parts) if sent is not None else None

@@ -56,15 +56,6 @@ def compatible(a: QueueEntry, b: QueueEntry, now=None) -> bool:
     return abs(a.rating - b.rating) <= min(allowed_gap(a, now), allowed_gap(b, now))
 
 
-def games_in_progress(users) -> dict[int, Table]:
-    """The live game each of ``users`` is seated at while it is being played, by user id."""
-    seated = (Table.objects.filter(status=Table.Status.PLAYING, kind__in=(Table.Kind.FRIENDS, Table.Kind.MATCHED),
-                                   seats__user__in=users)
-              .values_list("seats__user", "pk").order_by("pk"))
-    tables = {pk: table for pk, table in Table.objects.in_bulk({pk for _, pk in seated}).items()}
-    return {user_id: tables[pk] for user_id, pk in seated}
-
-
 def join_queue(user, table_size: int) -> QueueEntry:
     """Put ``user`` in the queue (again, from now) and try to match at once.
 
@@ -72,7 +63,7 @@ def join_queue(user, table_size: int) -> QueueEntry:
     join (``ActionRejected`` "in_game")."""
     if table_size not in TABLE_SIZES:
         raise services.ActionRejected("malformed", "Live tables have 3, 4, 5 or 6 players.")
-    if games_in_progress([user]):
+    if rooms.live_games_in_progress([user]):
         raise services.ActionRejected("in_game", "You are playing a live game: finish it before you join the queue.")
     now = timezone.now()
     entry, _ = QueueEntry.objects.update_or_create(
@@ -147,7 +138,7 @@ def _match_one(table_size: int) -> Table | None:
             .select_related("user")
             .order_by("joined_at", "pk")[:500]
         )
-        playing = games_in_progress([entry.user for entry in waiting])
+        playing = rooms.live_games_in_progress([entry.user for entry in waiting])
         group = find_group([entry for entry in waiting if entry.user_id not in playing], table_size, now)
         if group is None:
             return None

@@ -99,10 +99,10 @@ def connection_opened(table_id: int, user, channel_name: str, server: str) -> Se
 
 
 def _start_clock_once_everyone_is_here(table: Table) -> None:
-    """The last person matched into a game has opened it (``table``: its row, locked): its
-    first clock, which was waiting for them (:func:`awaiting_arrivals`), starts now with the
-    whole turn."""
-    if table.status != Table.Status.PLAYING or table.kind != Table.Kind.MATCHED or table.turn_deadline is None:
+    """The last person of a live game has opened it (``table``: its row, locked): its first
+    clock, which was waiting for them (:func:`awaiting_arrivals`), starts now with the whole
+    turn."""
+    if table.status != Table.Status.PLAYING or not table.is_live or table.turn_deadline is None or table.ply:
         return
     game = load_game(table)
     seats = list(table.seats.all())
@@ -203,8 +203,8 @@ def reclaim_seat(table_id: int, user) -> bool:
         seat = table.seats.filter(user=user).first()
         if seat is None or not seat.standing_in or seat.resigned:
             return False
-        seat.standing_in = False
-        seat.save(update_fields=["standing_in"])
+        seat.standing_in, seat.timeouts_in_a_row = False, 0
+        seat.save(update_fields=["standing_in", "timeouts_in_a_row"])
         table.version += 1
         if table.status == Table.Status.PLAYING:
             plan_next(table, load_game(table))

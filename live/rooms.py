@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from games import conduct
 from games.engine import Rules
 from games.models import Seat, Table
 from games.services import (
@@ -28,6 +29,36 @@ def _announce(table: Table, events) -> None:
     notify_after_commit(table, events)
 
 
+LIVE_KINDS = (Table.Kind.FRIENDS, Table.Kind.MATCHED)
+
+
+def live_games_in_progress(users, *, besides: int | None = None) -> dict[int, Table]:
+    """The live game in progress where each of ``users`` holds a seat they have not left
+    (``games.conduct``, rule 5: one at a time), by user id; the table ``besides`` is not
+    counted."""
+    rows = Seat.objects.filter(user__in=users, table__status=Table.Status.PLAYING, table__kind__in=LIVE_KINDS)
+    seats = [(table_id, user_id, conduct.presence_of(standing_in=standing_in, resigned=resigned))
+             for table_id, user_id, standing_in, resigned
+             in rows.order_by("table_id").values_list("table_id", "user_id", "standing_in", "resigned")]
+    busy = {}
+    for person in {user_id for _, user_id, _ in seats}:
+        other = conduct.busy_elsewhere(person, seats, besides)
+        if other is not None:
+            busy[person] = other
+    tables = Table.objects.in_bulk(set(busy.values()))
+    return {person: tables[table_id] for person, table_id in busy.items()}
+
+
+def _refuse_if_playing_elsewhere(table: Table, users) -> None:
+    """Raise :class:`ActionRejected` when one of ``users`` plays another live game now."""
+    busy = live_games_in_progress(users, besides=table.pk)
+    if busy:
+        names = sorted(user.public_name for user in users if user.pk in busy)
+        raise ActionRejected(
+            "in_game", f"{' and '.join(names)} {'is' if len(names) == 1 else 'are'} playing another live game: "
+                       "one live game at a time. Start once it is over, or they have left it.")
+
+
 def take_seat(table_id: int, user, seat_number: int | None = None) -> Seat:
     """Seat ``user`` at a table that has not started: an empty seat, or else a computer's.
 
@@ -43,6 +74,15 @@ def take_seat(table_id: int, user, seat_number: int | None = None) -> Seat:
             return mine
         if table.status != Table.Status.WAITING:
             raise ActionRejected("already_started", "This game has already started, so its seats are taken.")
+        if table.is_live and live_games_in_progress([user], besides=table.pk):
+            raise ActionRejected(
+                "in_game", "You are playing a live game: one at a time. Finish it (or leave it) before you sit here.")
+        kept = _kept_seats(table)
+        if kept is not None:
+            if user.pk not in kept:
+                raise ActionRejected("seat_kept", "This table's seats are kept for the players of the last game "
+                                                  "while they answer the rematch.")
+            seat_number = kept[user.pk]
         if seat_number is not None:
             candidates = [seat for seat in seats if seat.number == seat_number and seat.user_id is None]
             if not candidates:
@@ -109,6 +149,7 @@ def start_live_table(table_id: int, user) -> Table:
     if table.host_id != user.pk:
         raise ActionRejected("not_host", "Only the host can start the game.")
     with task_batch(), transaction.atomic():
+        _refuse_if_playing_elsewhere(table, [seat.user for seat in table.seats.select_related("user") if seat.user_id])
         table = start_table(table_id)
         # Those who watched the room go on watching the game: counted in the same transaction,
         # so the started table is first sent with them.
@@ -180,12 +221,27 @@ def answer_rematch(table_id: int, user, yes: bool) -> dict | None:
             abandon_table(room.pk, f"{user.public_name} said no to the rematch.", before_start=True)
             offer["state"] = "closed"
         if all(answers.get(str(seat.user_id)) == "yes" for seat in seats if seat.user_id and not seat.resigned):
+            _refuse_if_playing_elsewhere(room, [seat.user for seat in seats if seat.user_id and not seat.resigned])
             start_table(room.pk)
             count_watchers(room.pk)
             start_grace_for_absent(room.pk)
             offer["state"] = "started"
         _store_rematch(table, offer)
     return offer
+
+
+def _kept_seats(room: Table) -> dict[int, int] | None:
+    """The seats of a rematch's new room kept for the people of the finished game while the
+    offer is open, by user id (``Table.rematch`` of the finished table); None for any other
+    room."""
+    if room.kind != Table.Kind.FRIENDS or room.status != Table.Status.WAITING:
+        return None
+    finished = Table.objects.filter(rematch__code=room.code, rematch__state="open").first()
+    if finished is None:
+        return None
+    seats = list(finished.seats.all())
+    first = finished.rematch["first"]
+    return {seat.user_id: (seat.number - first) % len(seats) for seat in seats if seat.user_id and not seat.resigned}
 
 
 def _open_rematch(table: Table, seats: list[Seat], first: Seat) -> dict:

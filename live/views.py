@@ -84,9 +84,15 @@ def open_rooms() -> list[dict]:
              "rules": presenters.rules_lines(room)} for room in rooms]
 
 
+WATCHABLE = Q(kind=Table.Kind.MATCHED) | Q(kind=Table.Kind.FRIENDS, listed=True)
+"""``games.conduct.listed_for_watching`` as a query (a test holds the two together)."""
+
+
 def games_to_watch(user, limit: int = 20) -> list[dict]:
-    """Live games being played now that ``user`` has no seat at, newest first, with who plays."""
-    tables = (Table.objects.filter(kind__in=[Table.Kind.FRIENDS, Table.Kind.MATCHED], status=Table.Status.PLAYING)
+    """Live games being played now that ``user`` has no seat at, newest first, with who plays:
+    those offered to watchers (``games.conduct.listed_for_watching``: matched games and rooms
+    listed in the lobby; an unlisted room is for those given its link)."""
+    tables = (Table.objects.filter(WATCHABLE, status=Table.Status.PLAYING)
               .exclude(seats__user=user).order_by("-started_at", "-pk")[:limit])
     seats = Seat.objects.filter(table__in=list(tables)).select_related("user").order_by("number")
     players: dict[int, list[str]] = {}
@@ -139,16 +145,23 @@ def room(request, code):
         "can_join": mine is None and table.status == Table.Status.WAITING,
         "rules_lines": presenters.rules_lines(table),
     }
-    if mine is not None and table.chat:
+    # Someone who left a game in progress no longer talks with its players (live.chat).
+    context["can_chat"] = mine is not None and table.chat and not (mine.resigned and table.status == Table.Status.PLAYING)
+    if context["can_chat"]:
         context.update(chat_lines=chat.chat_lines(table.pk), quick_phrases=QUICK_PHRASES,
                        chat_max=CHAT_MAX_CHARACTERS)
     if mine is None and table.status == Table.Status.WAITING and not has_live_access(request.user):
         context.update(_denied_context(request.user), can_join=False)
-    if mine is not None and table.status != Table.Status.WAITING:
-        context["table_html"] = render_table_html(snapshots.of_row(table, seats), mine.number)
-    elif mine is None and table.status != Table.Status.WAITING and has_live_access(request.user):
+    started = table.status != Table.Status.WAITING
+    snapshot = snapshots.of_row(table, seats) if started else None
+    private = snapshot.private_seat(request.user.pk) if snapshot is not None else None
+    if private is not None:
+        context["table_html"] = render_table_html(snapshot, private)
+    elif started and (mine is not None or has_live_access(request.user)):
+        # Someone who left the game looks on from their old place; others from seat 0's.
         context["spectating"] = True  # the game as anyone watching may see it
-        context["table_html"] = render_table_html(snapshots.of_row(table, seats), None, spectator=True)
+        context["table_html"] = render_table_html(snapshot, None, spectator=True,
+                                                  place=mine.number if mine is not None else 0)
     return render(request, "live/room.html", context)
 
 
@@ -257,7 +270,7 @@ def queue_join(request):
     if not form.is_valid():
         messages.error(request, "Choose a table of 3, 4, 5 or 6 players.")
         return redirect("live:lobby")
-    playing = matchmaking.games_in_progress([request.user]).get(request.user.pk)
+    playing = rooms.live_games_in_progress([request.user]).get(request.user.pk)
     if playing is not None:
         messages.error(request, "You are playing a live game: finish it before you join the queue.")
         return redirect("live:room", code=playing.code)

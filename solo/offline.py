@@ -31,7 +31,7 @@ from games.results import record_finished_game
 
 BASE = Path(settings.BASE_DIR)
 
-GAMES_MODULES = ("__init__", "drawing", "history", "learn", "offline", "protocol", "templating")
+GAMES_MODULES = ("__init__", "conduct", "drawing", "history", "learn", "offline", "protocol", "templating")
 BOTS_LEFT_OUT = ("arena.py", "figures.py", "outside_arena.py")  # tools of the benchmark, not play
 PACKAGES = ("jinja2", "markupsafe")  # the drawing's templates; pure Python (markupsafe's C part is optional)
 

@@ -54,7 +54,7 @@ def computer_level(seats, me: int) -> str:
 def tally_of(table: Table, me: int, log: list[dict] | None = None) -> Tally:
     """What one ended game adds for the player in seat ``me`` (its log read unless given)."""
     game, steps = game_with_history(storage.saved_game(table, log))
-    tally = Tally(games=1, won=int(table.status == Table.Status.FINISHED and me in game.winners))
+    tally = Tally(games=1, won=int(table.status == Table.Status.FINISHED and me in table.winners))
     for step in steps:
         for event in step.events:
             if event["type"] == "deal_scored":

@@ -324,7 +324,7 @@ def replay_context(table: Table, me: int, ply: int) -> dict:
         "prev": max(ply - 1, 0),
         "next": min(ply + 1, len(log)),
         "step_text": _step_text(step, log, names_you, table) if step else "The cards are dealt.",
-        "events_text": _events_text(step, names_you) if step else [],
+        "events_text": _events_text(step, names_you, winners=table.winners) if step else [],
         "hands": hands,
         "trick": trick,
         "last_trick": last_trick,
@@ -333,7 +333,8 @@ def replay_context(table: Table, me: int, ply: int) -> dict:
         "hearts_broken": game.hearts_broken,
         "pass_direction": str(game.pass_direction),
         "deals": [{"deal": deal, "ply": index} for deal, index in deal_starts],
-        "winners": [names_you[s] for s in game.winners],
+        # The stored result: a person counted as having left never wins (games.conduct).
+        "winners": [names_you[s] for s in (table.winners if game.phase == "over" else game.winners)],
         "players": n,
     }
 
@@ -350,7 +351,7 @@ def _step_text(step, log, names, table) -> str:
     return f"Deal {step.deal}: {who} played {Card.parse(step.card).symbol}."
 
 
-def _events_text(step, names) -> list[str]:
+def _events_text(step, names, winners: "list[int] | None" = None) -> list[str]:
     out = []
     for event in step.events:
         kind = event["type"]
@@ -367,8 +368,10 @@ def _events_text(step, names) -> list[str]:
             if event["moon_shooter"] is not None:
                 out.append(f"{names[event['moon_shooter']]} shot the moon!")
         elif kind == "game_over":
-            winners = " and ".join(names[s] for s in event["winners"])
-            out.append(f"Game over: {winners} {'win' if len(event['winners']) > 1 or winners == 'You' else 'wins'}.")
+            seats = winners if winners is not None else event["winners"]
+            said = " and ".join(names[s] for s in seats)
+            out.append(f"Game over: {said} {'win' if len(seats) > 1 or said == 'You' else 'wins'}." if seats
+                       else "Game over.")
     return out
 
 

@@ -5,7 +5,7 @@ import importlib
 
 import pytest
 
-MODULES = ["games.engine", "games.engine.cards", "games.engine.rules", "games.engine.kernel", "games.engine.game"]
+MODULES = ["games.engine", "games.engine.cards", "games.engine.rules", "games.engine.kernel", "games.engine.game", "games.conduct"]
 
 
 @pytest.mark.parametrize("name", MODULES)

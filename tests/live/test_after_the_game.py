@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import drawing, presenters, services, snapshots
+from games import conduct, presenters, services, snapshots
 from games.engine import Rules
 from games.models import Table
 from live import presence, rooms
@@ -27,8 +27,8 @@ def finished_game(people, **options):
 
 
 def test_equal_scores_share_a_place():
-    assert drawing.standing_places([26, 13, 13, 0]) == [4, 2, 2, 1]
-    assert drawing.standing_places([5, 5, 5]) == [1, 1, 1]
+    assert conduct.standings([26, 13, 13, 0]).places == (4, 2, 2, 1)
+    assert conduct.standings([5, 5, 5]).places == (1, 1, 1)
 
 
 def test_each_person_sees_the_places_their_rating_change_and_where_to_go_next(people):
@@ -37,7 +37,7 @@ def test_each_person_sees_the_places_their_rating_change_and_where_to_go_next(pe
     changes = {change.user_id: change for change in RatingChange.objects.all()}
     assert len(changes) == 4
     game = services.load_game(table)
-    places = drawing.standing_places(game.scores)
+    places = conduct.standings(game.scores).places
 
     snapshot = snapshots.load(table.pk)
     assert snapshot.drawable
@@ -127,9 +127,44 @@ def test_a_rematch_starts_once_everyone_says_yes_with_the_same_people_and_rules(
     # The same people in the same order round the table, Bob (who asked first) in seat 0.
     assert [seat.user for seat in room.seats.order_by("number")] == [bob, cat, dan, ann]
     html = presenters.render_table(snapshots.load(table.pk), 0)
-    assert f'href="{reverse("live:room", args=[room.code])}">Go to the rematch</a>' in html
+    # Everyone who said yes is taken there (games/table.js follows data-go).
+    assert f'href="{reverse("live:room", args=[room.code])}" data-go>Go to the rematch</a>' in html
     with pytest.raises(services.ActionRejected):
         rooms.answer_rematch(table.pk, ann, True)
+
+
+def test_a_rematchs_seats_are_kept_for_its_players_its_time_shown_and_its_first_clock_waits(
+        people, django_user_model, settings):
+    settings.LIVE_ARRIVAL_GRACE_SECONDS = 20
+    ann, bob, cat, dan = people
+    eve = django_user_model.objects.create_user("eve", display_name="Eve")
+    table = finished_game(people, turn_timer_seconds=30)
+    offer = rooms.answer_rematch(table.pk, cat, True)
+    room = Table.objects.get(code=offer["code"])
+    html = presenters.render_table(snapshots.load(table.pk), 0)
+    shown = re.search(r'data-until="([^"]+)"[^>]*><span class="until-value">(\d+)</span> s to answer', html)
+    assert shown and shown[1] == offer["until"] and 55 <= int(shown[2]) <= 60
+
+    # A stranger with the link cannot take a kept seat; a player of the game gets their own.
+    with pytest.raises(services.ActionRejected) as refused:
+        rooms.take_seat(room.pk, eve)
+    assert refused.value.code == "seat_kept"
+    assert rooms.take_seat(room.pk, dan, 0).number == 1, "Dan's place after Cat, whatever he asked"
+    for person in (dan, ann, bob):
+        rooms.answer_rematch(table.pk, person, True)
+    room.refresh_from_db()
+    assert room.status == Table.Status.PLAYING
+    for seat in range(4):
+        going = presenters.table_context(snapshots.load(table.pk), seat)["game_over"]["rematch"]
+        assert going["state"] == "started" and going["going"]
+    # Nobody has opened the new table yet: the first clock waits for them.
+    left = (room.turn_deadline - timezone.now()).total_seconds()
+    assert 45 < left <= 50, "the turn and the time to arrive"
+    version = room.version
+    for number, person in enumerate(people):
+        presence.connection_opened(room.pk, person, f"specific.r!{number}", "alive:1:aaaa")
+    room.refresh_from_db()
+    assert room.version == version + 1 and 25 < (room.turn_deadline - timezone.now()).total_seconds() <= 30
 
 
 def test_a_no_or_no_answer_in_time_closes_the_rematch(people):

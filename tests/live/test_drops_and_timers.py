@@ -165,3 +165,67 @@ async def test_turn_timer_fires_by_itself_on_the_in_process_runner(people, setti
     await asyncio.sleep(0.1)
     for player in players:
         await player.close()
+
+
+def expire_turn(table_id) -> int:
+    """The running turn timer runs out now (as its task would find it)."""
+    past = timezone.now() - dt.timedelta(seconds=1)
+    Table.objects.filter(pk=table_id).update(turn_deadline=past)
+    return services.turn_timed_out(table_id, past.isoformat())
+
+
+def others_play_until(table_id, idle, done) -> None:
+    """The other people play (as Medium would) until ``done(table)`` holds; the idle seat's
+    turns are left alone (a computer may play them)."""
+    for _ in range(200):
+        table = table_row(table_id)
+        if done(table):
+            return
+        game = services.load_game(table)
+        number = game.to_act[0]
+        assert number != idle, "the idle seat's turn waits"
+        seat = table.seats.get(number=number)
+        action = services.computer_action(game.view(number), "medium", table, number)
+        services.submit_action(table_id, number, action, expected_version=table.version, user=seat.user)
+    raise AssertionError("never happened")
+
+
+def idle_to_act(idle):
+    return lambda table: list(services.load_game(table).to_act) == [idle]
+
+
+async def test_a_person_whose_turn_runs_out_twice_in_a_row_is_away_until_they_are_back(people):
+    from games import presenters, snapshots
+
+    table = await sync_to_async(seat_people)(people, timer=30)
+    idle = (await sync_to_async(services.load_game)(table)).to_act[0]
+    player = await Player.create(people[idle], table.pk)
+    assert await player.connect()
+    await player.receive()
+
+    assert await sync_to_async(expire_turn)(table.pk) == 1
+    assert not (await sync_to_async(seat_row)(table.pk, idle)).standing_in, "one turn missed is not away"
+    await sync_to_async(others_play_until)(table.pk, idle, idle_to_act(idle))
+    assert await sync_to_async(expire_turn)(table.pk) == 1
+    assert (await sync_to_async(seat_row)(table.pk, idle)).standing_in, "two in a row: away"
+    snapshot = await sync_to_async(snapshots.load)(table.pk)
+    assert "I'm back</button>" in await sync_to_async(presenters.render_table)(snapshot, idle)
+    plate = await sync_to_async(presenters.render_table)(snapshot, (idle + 1) % 4)
+    assert f'id="t-seat-{idle}"' in plate and '<span class="presence">away</span>' in plate
+
+    # Away: the seat's turns are played at once by a computer, never waiting for the timer.
+    standins = Action.objects.filter(table_id=table.pk, seat=idle, actor=Action.Actor.STANDIN).count
+    await sync_to_async(others_play_until)(table.pk, idle, lambda _table: standins() >= 2)
+    assert await sync_to_async(Action.objects.filter(table_id=table.pk, actor=Action.Actor.TIMEOUT).count)() == 2
+
+    await player.drain()
+    await player.send({"action": "back"})
+    back = await player.receive_until(lambda f: f["type"] == "update" and f["events"][0]["type"] == "seat_reclaimed")
+    assert not {s["seat"]: s for s in back["state"]["seats"]}[idle]["standing_in"]
+    await sync_to_async(others_play_until)(table.pk, idle, idle_to_act(idle))
+    waiting = await sync_to_async(table_row)(table.pk)
+    assert waiting.turn_deadline is not None and waiting.turn_deadline > timezone.now(), "their own clock again"
+    await player.send({"action": "back"})
+    refused = await player.receive_until(lambda f: f["type"] == "error")
+    assert refused["code"] == "not_away"
+    await player.close()

@@ -87,6 +87,7 @@
     });
     markChat();
     followState();
+    goToRematch();
     var table = document.getElementById("table");
     // This table came through the socket (the page's own copy is replaced by the first frame).
     if (table) table.setAttribute("data-synced", "1");
@@ -94,6 +95,15 @@
     setup(document);
     tick();
     animate(before);
+  }
+
+  /* Whoever said yes to a rematch is taken to its table when it starts. */
+  var goneTo = null;
+  function goToRematch() {
+    var link = document.querySelector("#table a[data-go]");
+    if (!link || goneTo) return;
+    goneTo = link.href;
+    location.assign(link.href);
   }
 
   /* What the player was doing, before an update replaces parts of the table. */
@@ -527,6 +537,11 @@
       var value = chip.querySelector(".countdown-value");
       if (value) value.textContent = left;
       chip.classList.toggle("low", left <= 10);
+    });
+    document.querySelectorAll("[data-until]").forEach(function (chip) {  // the rematch's answer
+      var value = chip.querySelector(".until-value");
+      var until = Math.max(0, Math.ceil((Date.parse(chip.getAttribute("data-until")) - Date.now()) / 1000));
+      if (value) value.textContent = until;
     });
     if (document.getElementById("table")) title(myTurnNow(), left);
   }
