@@ -23,10 +23,13 @@ Rules
    ratings all take this one result.
 5. **One live game at a time** (:func:`busy_elsewhere`): a person who holds a seat they have
    not left at a live game in progress cannot sit at another live table.
-6. **The first clock waits for the people** (:func:`first_clock_waits`): at a live game's
-   first move, while a person seated there has not opened its table yet (sent from the queue,
-   or from the finished game to its rematch), the turn has an arrival grace on top, and the
-   whole turn starts again when the last one arrives.
+6. **The clock waits for the people** (:func:`first_clock_waits`): at a live game's first
+   move, while a person seated there has not opened its table yet (sent from the queue, or
+   from the finished game to its rematch), the turn has an arrival grace on top, and the whole
+   turn starts again when the last one arrives. An outage is not charged to the players
+   either: when the server process that held a table's sockets is found gone (a restart, a
+   crash), the clock starts again with the whole turn and the arrival grace while browsers
+   reconnect (``live.presence.restart_clock_after_outage``).
 7. **Watching** (:func:`listed_for_watching`): matched games and friend rooms listed in the
    lobby are offered to watchers; an unlisted room is watched only by those given its link.
 

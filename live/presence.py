@@ -292,8 +292,9 @@ def forget_other_live_servers(name: str) -> int:
 def sweep_dead_connections() -> int:
     """Close every socket held by a server process that is gone, through
     :func:`connection_closed` — so the grace period, the stand-in and the reclaim work as for
-    any closed socket, the grace period counting from the dead server's last heartbeat.
-    Returns how many sockets were closed.
+    any closed socket, the grace period counting from now, when the outage is noticed — and
+    start the clocks of their tables again (:func:`restart_clock_after_outage`). Returns how
+    many sockets were closed.
 
     One rule: a server whose heartbeat is older than ``LIVE_SERVER_TIMEOUT_SECONDS`` is gone
     (its row is deleted first: should it be alive after all, its next heartbeat finds no row
@@ -315,14 +316,36 @@ def sweep_dead_connections() -> int:
     registered = LiveServer.objects.values("name")
     dead = TableConnection.objects.exclude(server__in=registered).filter(opened_at__lt=began)
     closed = 0
+    tables = set()
     for connection in dead:
-        connection_closed(
-            connection.table_id, connection.user_id, connection.channel_name,
-            closed_at=last_heard.get(connection.server),
-        )
+        tables.add(connection.table_id)
+        # The grace period counts from now, when the outage is noticed: while the server was
+        # away its people could not come back to it (games.conduct, rule 6).
+        connection_closed(connection.table_id, connection.user_id, connection.channel_name)
         closed += 1
         log.warning(
             "connection_swept server=%s table=%s user=%s",
             connection.server or "-", connection.table_id, connection.user_id,
         )
+    for table_id in sorted(tables):
+        restart_clock_after_outage(table_id)
     return closed
+
+
+def restart_clock_after_outage(table_id: int) -> bool:
+    """The sockets of ``table_id`` died with their server process: the outage is not charged
+    to the person whose turn it is (``games.conduct``, rule 6). Their clock starts again
+    with the whole turn and the arrival grace, from now, when the outage is noticed, while
+    browsers reconnect. Returns True when a clock was running."""
+    with task_batch(), transaction.atomic():
+        table = Table.objects.select_for_update().filter(pk=table_id).first()
+        if table is None or table.status != Table.Status.PLAYING or table.turn_deadline is None:
+            return False
+        seconds = table.turn_timer_seconds + settings.LIVE_ARRIVAL_GRACE_SECONDS
+        table.turn_deadline = timezone.now() + timedelta(seconds=seconds)
+        table.version += 1
+        table.save(update_fields=["turn_deadline", "version", "updated_at"])
+        schedule("games.turn_timeout", table.pk, table.turn_deadline.isoformat(), table.version, countdown=seconds)
+        notify_after_commit(table, [{"type": "clock_restarted"}])
+    log.info("clock_restarted table=%s seconds=%s", table_id, seconds)
+    return True

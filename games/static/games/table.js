@@ -319,6 +319,11 @@
   // ------------------------------------------------------------------ sending moves
 
   document.addEventListener("htmx:wsConfigSend", function (event) {
+    if (offline) {  // made on a table that may be out of date: never sent late
+      event.preventDefault();
+      connectionState(false);
+      return;
+    }
     var table = document.getElementById("table");
     if (table && event.detail && event.detail.parameters) {
       event.detail.parameters.version = Number(table.getAttribute("data-version"));
@@ -551,9 +556,34 @@
 
   var attempts = 0;
   var openedAt = 0;
-  document.addEventListener("htmx:wsOpen", function () { openedAt = Date.now(); });
+  var offline = false;
+  var RECONNECTING = [1006, 1011, 1012, 1013, TRY_AGAIN];  // the codes the socket comes back after
+
+  /* Whether the table's socket is open, shown at once: while it is not, the table may be out
+     of date, so the clock is hidden and nothing the player does is sent. */
+  function connectionState(open) {
+    offline = !open;
+    var socket = document.getElementById("live-socket") || document.getElementById("table");
+    if (!socket) return;
+    socket.classList.toggle("reconnecting", offline);
+    var note = document.getElementById("connection-state");
+    if (!note) {
+      note = document.createElement("div");
+      note.id = "connection-state";
+      note.className = "connection-state";
+      note.setAttribute("role", "status");
+      socket.parentNode.insertBefore(note, socket);
+    }
+    note.textContent = offline ? "Connection lost. Reconnecting… your moves wait until the table is back." : "";
+    note.hidden = !offline;
+  }
+
+  document.addEventListener("htmx:wsOpen", function () { openedAt = Date.now(); connectionState(true); });
   document.addEventListener("htmx:wsClose", function (event) {
     var detail = event.detail || {};
+    if (event.target.isConnected && detail.event && RECONNECTING.indexOf(detail.event.code) >= 0) {
+      connectionState(false);
+    }
     if (!detail.event || detail.event.code !== TRY_AGAIN || !detail.socketWrapper) return;
     if (!event.target.isConnected) return;  // the table left the page
     if (Date.now() - openedAt > 10000) attempts = 0;  // it had worked for a while: a new fault
