@@ -48,6 +48,7 @@ class Person:
     resigned: bool = False
     computer_plays: bool = False
     counted_as_left: bool = False  # the result ranks them below everyone who stayed (games.conduct)
+    rating: str = ""  # at a rated live table: "1523", or "1500?" while provisional
 
 
 @dataclass(frozen=True)
@@ -197,6 +198,7 @@ def _seat_dicts(people: tuple[Person, ...], view, me: int, you: int | None) -> t
             "standing_in": person.standing_in,
             "resigned": person.resigned,
             "computer_plays": person.computer_plays,
+            "rating": person.rating,
             "hand_size": view.hand_sizes[number],
             "backs": card_backs_html(min(view.hand_sizes[number], 13)),
             "points_taken": view.points_taken[number],

@@ -141,6 +141,13 @@ def _rematch(table: Table, seat_rows, me: int, seats: dict[int, dict]) -> dict |
     }
 
 
+def rating_text(rating) -> str:
+    """A rating as shown beside a name: ``1523``, or ``1500?`` while provisional; "" for none."""
+    if rating is None:
+        return ""
+    return f"{rating.display}{'?' if rating.provisional else ''}"
+
+
 def _rating_change(change) -> dict:
     """One person's rating change, in words for the game's end (``ratings.models.RatingChange``)."""
     delta = change.display_after - change.display_before
@@ -159,6 +166,7 @@ def table_facts(snapshot: Snapshot) -> TableFacts:
     """What drawing ``snapshot``'s table needs besides its game, as plain values."""
     table = snapshot.table
     changes = snapshot.rating_changes
+    ratings = snapshot.ratings
     return TableFacts(
         table_id=table.pk,
         version=table.version,
@@ -167,7 +175,7 @@ def table_facts(snapshot: Snapshot) -> TableFacts:
                 name=seat_name(seat), subtitle=seat_subtitle(seat), is_bot=seat.is_bot,
                 is_person=bool(seat.user_id), connected=seat.connected, standing_in=seat.standing_in,
                 resigned=seat.resigned, computer_plays=seat.computer_plays,
-                counted_as_left=seat.counted_as_left,
+                counted_as_left=seat.counted_as_left, rating=rating_text(ratings.get(seat.user_id)),
             )
             for seat in sorted(snapshot.seats, key=lambda seat: seat.number)
         ),

@@ -33,7 +33,7 @@ from games.engine import Game
 from games.history import Step, game_with_history, step_of
 from games.models import Seat, Table
 from games.results import game_key
-from ratings.selectors import changes_of_game
+from ratings.selectors import changes_of_game, ratings_for
 
 # --------------------------------------------------------------------------- snapshots
 
@@ -52,6 +52,7 @@ class Snapshot:
         self.seat_rows = getattr(seats, "rows", None)  # see read_seats
         self._steps = steps
         self._rating_changes = None if table.rated and table.status == table.Status.FINISHED else {}
+        self._ratings = None if table.rated and table.is_live else {}
         self._views: dict = {}
         self._seat_states: list | None = None
         self.drawn: dict = {}  # what drawing this table works out once for all seats (games.presenters)
@@ -83,7 +84,8 @@ class Snapshot:
     def drawable(self) -> bool:
         """True when the table can be drawn from this snapshot alone, without a database
         read (the history is known, or there is none yet, and so are the rating changes)."""
-        return (self.game is None or self._steps is not None) and self._rating_changes is not None
+        return ((self.game is None or self._steps is not None) and self._rating_changes is not None
+                and self._ratings is not None)
 
     @property
     def rating_changes(self) -> dict:
@@ -92,6 +94,22 @@ class Snapshot:
         if self._rating_changes is None:
             self._rating_changes = changes_of_game(game_key(self.table))
         return self._rating_changes
+
+    @property
+    def ratings(self) -> dict:
+        """The rating of each person seated at a rated live table as the game began (``Rating``
+        by user id), read on first use and carried to the table's later snapshots: a game
+        changes ratings only once it is over. Empty for any other table."""
+        if self._ratings is None:
+            people = [seat.user_id for seat in self.seats if seat.user_id]
+            self._ratings = ratings_for(people, self.table.players) if people else {}
+        return self._ratings
+
+    def _carry(self, snapshot: "Snapshot") -> "Snapshot":
+        """``snapshot`` of the same table, later, keeps what this one read once."""
+        if self._ratings is not None and snapshot._ratings is None and snapshot.table.status == self.table.status:
+            snapshot._ratings = self._ratings
+        return snapshot
 
     @property
     def steps(self) -> list[Step]:
@@ -106,7 +124,7 @@ class Snapshot:
         steps = None
         if self._steps is not None:
             steps = self._steps + [step_of(game.ply, game.log(game.ply - 1)[0], events)]
-        return Snapshot(table, seats, game, steps)
+        return self._carry(Snapshot(table, seats, game, steps))
 
 
 def row_key(table) -> tuple:
@@ -231,7 +249,7 @@ def of_row(table, seats=None, *, keep: bool = True) -> Snapshot:
         seats = read_seats(table)
     previous = _cache.get(table.pk)
     if previous is not None and previous.key == row_key(table):
-        snapshot = Snapshot(table, seats, previous.game, previous._steps)
+        snapshot = previous._carry(Snapshot(table, seats, previous.game, previous._steps))
     elif not table.has_game:
         snapshot = Snapshot(table, seats, None, [])
     else:
@@ -239,6 +257,8 @@ def of_row(table, seats=None, *, keep: bool = True) -> Snapshot:
         snapshot = (_advance(previous, table, seats) if same_table else None) or Snapshot(
             table, seats, storage.game_of_row(table)
         )
+        if same_table:
+            previous._carry(snapshot)
     return remember(snapshot) if keep else snapshot
 
 
@@ -260,6 +280,7 @@ def load(table_id: int) -> Snapshot | None:
     # Worked out here, where the database may be read, so that it can be drawn anywhere.
     snapshot.steps
     snapshot.rating_changes
+    snapshot.ratings
     return snapshot
 
 

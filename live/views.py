@@ -23,6 +23,7 @@ from games.protocol import CHAT_MAX_CHARACTERS, QUICK_PHRASES, table_socket_path
 from live import chat, matchmaking, rooms
 from live.consumers import render_table_html
 from live.models import QueueEntry
+from ratings.selectors import ratings_for
 
 
 # --------------------------------------------------------------------------- forms
@@ -80,7 +81,11 @@ def open_rooms() -> list[dict]:
     rooms = (Table.objects.filter(kind=Table.Kind.FRIENDS, status=Table.Status.WAITING, listed=True)
              .annotate(free=Count("seats", filter=Q(seats__user__isnull=True, seats__bot_level="")))
              .filter(free__gt=0).select_related("host").order_by("-created_at")[:OPEN_ROOMS_LISTED])
-    return [{"table": room, "host": room.host.public_name, "free": room.free, "target": Rules.from_dict(room.rules).target,
+    rooms = list(rooms)
+    hosts = _ratings_of([Seat(table_id=room.pk, user_id=room.host_id) for room in rooms if room.rated],
+                        {room.pk: room.players for room in rooms if room.rated})
+    return [{"table": room, "host": room.host.public_name, "host_rating": hosts.get((room.pk, room.host_id), ""),
+             "free": room.free, "target": Rules.from_dict(room.rules).target,
              "rules": presenters.rules_lines(room)} for room in rooms]
 
 
@@ -96,9 +101,25 @@ def games_to_watch(user, limit: int = 20) -> list[dict]:
               .exclude(seats__user=user).order_by("-started_at", "-pk")[:limit])
     seats = Seat.objects.filter(table__in=list(tables)).select_related("user").order_by("number")
     players: dict[int, list[str]] = {}
+    rated = {table.pk: table.players for table in tables if table.rated}
+    ratings = _ratings_of([seat for seat in seats if seat.table_id in rated and seat.user_id], rated)
     for seat in seats:
-        players.setdefault(seat.table_id, []).append(presenters.seat_name(seat))
+        shown = ratings.get((seat.table_id, seat.user_id), "")
+        players.setdefault(seat.table_id, []).append(
+            presenters.seat_name(seat) + (f" ({shown})" if shown else ""))
     return [{"table": table, "players": players.get(table.pk, [])} for table in tables]
+
+
+def _ratings_of(seats, sizes: dict[int, int]) -> dict[tuple[int, int], str]:
+    """The shown rating (``presenters.rating_text``) of each person in ``seats``, at the size
+    of their table (``sizes`` by table id), by ``(table id, user id)``."""
+    shown = {}
+    for size in set(sizes.values()):
+        people = [seat for seat in seats if sizes[seat.table_id] == size]
+        found = ratings_for([seat.user_id for seat in people], size) if people else {}
+        for seat in people:
+            shown[seat.table_id, seat.user_id] = presenters.rating_text(found[seat.user_id])
+    return shown
 
 
 # --------------------------------------------------------------------------- friend rooms

@@ -22,8 +22,8 @@ class Rating(models.Model):
     mu = models.FloatField(default=skill.INITIAL_MU, help_text="Skill estimate (openskill Plackett-Luce).")
     sigma = models.FloatField(default=skill.INITIAL_SIGMA, help_text="Uncertainty of the estimate.")
     display = models.IntegerField(
-        default=skill.display_rating(skill.INITIAL_MU, skill.INITIAL_SIGMA),
-        help_text="round(1200 + 24 × (mu − 3 σ)): what players see.",
+        default=skill.display_rating(skill.INITIAL_MU),
+        help_text="round(1500 + 24 × (mu − 25)): what players see (ratings.skill).",
     )
     games = models.PositiveIntegerField(default=0, help_text="Rated games at this table size.")
     updated_at = models.DateTimeField(auto_now=True)
@@ -46,11 +46,6 @@ class Rating(models.Model):
     @property
     def skill(self) -> skill.Skill:
         return skill.Skill(self.mu, self.sigma)
-
-    @property
-    def ordinal(self) -> float:
-        return self.mu - skill.DISPLAY_Z * self.sigma
-
 
 class RatedGame(models.Model):
     """A finished game the ratings app has processed. ``game_key`` is unique: once only.

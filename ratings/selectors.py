@@ -1,14 +1,14 @@
 """Reads: ratings, leaderboards, rating history and statistics. Nothing here writes.
 
 Matchmaking uses :func:`rating_for` / :func:`ratings_for`; a player with no rated game at a
-table size gets an unsaved default :class:`~ratings.models.Rating` (display 1200, provisional).
+table size gets an unsaved default :class:`~ratings.models.Rating` (display 1500, provisional).
 """
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from django.db.models import Exists, F, OuterRef, QuerySet
+from django.db.models import Exists, OuterRef, QuerySet
 
 from ratings.models import PROVISIONAL_GAMES, TABLE_SIZES, PlayerStats, Rating, RatingChange
 
@@ -37,8 +37,7 @@ def _ranked(table_size: int) -> QuerySet[Rating]:
     return (
         Rating.objects.filter(table_size=table_size, games__gt=0)
         .select_related("user")
-        .annotate(conservative=F("mu") - 3 * F("sigma"))
-        .order_by("-conservative", "-games", "user__username")
+        .order_by("-mu", "-games", "user__username")
     )
 
 
@@ -62,7 +61,7 @@ def leaderboard_position(rating: Rating) -> int | None:
         return None
     better = (
         _ranked(rating.table_size)
-        .filter(games__gte=PROVISIONAL_GAMES, conservative__gt=rating.ordinal)
+        .filter(games__gte=PROVISIONAL_GAMES, mu__gt=rating.mu)
         .count()
     )
     return better + 1

@@ -25,9 +25,13 @@ all six players tied, 720 (about 0.2 s).
 
 Display rating
 --------------
-``display = 1200 + 24 * (mu - 3 * sigma)``, rounded: openskill's own ``ordinal(z=3, alpha=24,
-target=1200)``, a conservative estimate (the player is very probably at least this good). A new
-player shows 1200; a settled average player about 1500; it rises as the system grows surer.
+``display = 1500 + 24 * (mu - 25)``, rounded: the skill estimate itself on an Elo-like scale.
+A new player shows 1500. It moves with the result: among players of equal standing, first goes
+up, last goes down, and the changes of one game sum to about zero (exactly zero when the
+players' uncertainties are equal), as Elo's and Glicko's do. openskill's ``ordinal`` (``mu - 3
+sigma``), a conservative estimate, rose with every game played whatever the result (third of
+four gained), so it is not what players see; their uncertainty shows as the provisional mark
+(fewer than ``PROVISIONAL_GAMES`` rated games) instead.
 """
 from __future__ import annotations
 
@@ -36,15 +40,14 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from openskill.models import PlackettLuce, PlackettLuceRating
+from openskill.models import PlackettLuce
 
 MODEL = PlackettLuce()
 
 INITIAL_MU: float = MODEL.mu
 INITIAL_SIGMA: float = MODEL.sigma
-DISPLAY_Z = 3.0
 DISPLAY_SCALE = 24.0
-DISPLAY_BASE = 1200.0
+DISPLAY_BASE = 1500.0
 
 
 @dataclass(frozen=True)
@@ -56,17 +59,16 @@ class Skill:
 
     @property
     def display(self) -> int:
-        return display_rating(self.mu, self.sigma)
+        return display_rating(self.mu)
 
 
-def display_rating(mu: float, sigma: float) -> int:
-    """The number players see: ``round(1200 + 24 * (mu - 3 * sigma))``.
+def display_rating(mu: float) -> int:
+    """The number players see: ``round(1500 + 24 * (mu - 25))``.
 
-    >>> display_rating(INITIAL_MU, INITIAL_SIGMA)
-    1200
+    >>> display_rating(INITIAL_MU), display_rating(INITIAL_MU + 2.8), display_rating(INITIAL_MU - 4.04)
+    (1500, 1567, 1403)
     """
-    ordinal = PlackettLuceRating(mu, sigma).ordinal(z=DISPLAY_Z, alpha=DISPLAY_SCALE, target=DISPLAY_BASE)
-    return round(ordinal)
+    return round(DISPLAY_BASE + DISPLAY_SCALE * (mu - INITIAL_MU))
 
 
 def rate_package(skills: Sequence[Skill], ranks: Sequence[int]) -> list[Skill]:

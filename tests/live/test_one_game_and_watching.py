@@ -70,3 +70,24 @@ def test_the_watch_list_query_is_the_rule(people, kind, listed):
     table = services.create_table(people[0], Rules(), kind=kind, seat_bots=[None, "easy", "easy", "easy"])
     Table.objects.filter(pk=table.pk).update(listed=listed)
     assert Table.objects.filter(WATCHABLE, pk=table.pk).exists() == conduct.listed_for_watching(kind, listed)
+
+
+def test_ratings_are_shown_beside_names_at_a_rated_table_and_in_the_lobby(people, eve, client):
+    from games import presenters, snapshots
+    from ratings.models import Rating
+    from ratings.skill import display_rating
+
+    ann, bob, cat, dan = people
+    Rating.objects.create(user=bob, table_size=4, mu=27.0, sigma=3.0, games=12, display=display_rating(27.0))
+    table = services.create_table(ann, Rules(passing="none"), kind=Table.Kind.FRIENDS, seat_bots=[None] * 4,
+                                  rated=True, listed=True)
+    for number, person in enumerate(people[1:], start=1):
+        rooms.take_seat(table.pk, person, number)
+    services.start_table(table.pk)
+    html = presenters.render_table(snapshots.load(table.pk), 0)
+    assert 'Bob <span class="plate-rating" title="Rating">1548</span>' in html
+    assert 'Cat <span class="plate-rating" title="Rating, provisional">1500?</span>' in html
+    assert '<strong>You</strong> <span class="plate-rating" title="Your rating">1500?</span>' in html
+    client.force_login(eve)
+    lobby = client.get(reverse("live:lobby")).content.decode()
+    assert "Ann (1500?), Bob (1548), Cat (1500?), Dan (1500?)" in lobby

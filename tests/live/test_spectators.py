@@ -100,7 +100,8 @@ async def test_the_lobby_lists_games_being_played_and_a_watcher_sees_the_table(p
 
         eve = django_user_model.objects.create_user("eve", display_name="Eve")
         subscribe(eve)
-        table = services.create_table(people[0], Rules(), kind=Table.Kind.FRIENDS, seat_bots=[None, None, "easy", "easy"])
+        table = services.create_table(people[0], Rules(), kind=Table.Kind.FRIENDS, seat_bots=[None, None, "easy", "easy"],
+                                      listed=True)  # offered to watchers (an unlisted room is not)
         rooms.take_seat(table.pk, people[1], 1)
         services.start_table(table.pk)
         client = Client()

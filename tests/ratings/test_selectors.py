@@ -10,7 +10,7 @@ def make_rating(user, table_size=4, mu=25.0, sigma=5.0, games=PROVISIONAL_GAMES)
     from ratings.skill import display_rating
 
     return Rating.objects.create(
-        user=user, table_size=table_size, mu=mu, sigma=sigma, games=games, display=display_rating(mu, sigma)
+        user=user, table_size=table_size, mu=mu, sigma=sigma, games=games, display=display_rating(mu)
     )
 
 
@@ -19,13 +19,13 @@ def test_rating_for_a_new_player_is_a_default_and_creates_nothing(players):
         rating = selectors.rating_for(players[0], 5)
     assert all(q["sql"].lstrip().upper().startswith("SELECT") for q in queries.captured_queries)
     assert rating.pk is None and not Rating.objects.exists()
-    assert (rating.display, rating.provisional, rating.games, rating.table_size) == (1200, True, 0, 5)
+    assert (rating.display, rating.provisional, rating.games, rating.table_size) == (1500, True, 0, 5)
 
 
 def test_rating_for_an_existing_player(players):
     saved = make_rating(players[0], table_size=3, mu=30, sigma=3)
     assert selectors.rating_for(players[0], 3) == saved
-    assert selectors.rating_for(players[0].pk, 3).display == saved.display == 1200 + 24 * 21
+    assert selectors.rating_for(players[0].pk, 3).display == saved.display == 1500 + 24 * 5
     assert not selectors.rating_for(players[0], 3).provisional
 
 
@@ -43,18 +43,18 @@ def test_rating_for_refuses_other_table_sizes(players):
 
 def test_leaderboard_orders_established_players_best_first(players):
     a, b, c, d, e, f = players
-    make_rating(a, mu=26, sigma=4)  # 26 - 12 = 14
-    make_rating(b, mu=30, sigma=3)  # 21
-    make_rating(c, mu=24, sigma=2)  # 18
+    make_rating(a, mu=26, sigma=4)  # ranked by the shown rating: the estimate itself
+    make_rating(b, mu=30, sigma=3)
+    make_rating(c, mu=24, sigma=2)
     make_rating(d, mu=40, sigma=4, games=PROVISIONAL_GAMES - 1)  # provisional: not ranked
     make_rating(e, mu=35, sigma=3, table_size=3)  # another table size
     make_rating(f, mu=20, sigma=8, games=0)  # no games yet
-    assert [r.user for r in selectors.leaderboard(4)] == [b, c, a]
-    assert [r.user for r in selectors.leaderboard(4, limit=2)] == [b, c]
-    assert [r.user for r in selectors.leaderboard(4, include_provisional=True)] == [d, b, c, a]
+    assert [r.user for r in selectors.leaderboard(4)] == [b, a, c]
+    assert [r.user for r in selectors.leaderboard(4, limit=2)] == [b, a]
+    assert [r.user for r in selectors.leaderboard(4, include_provisional=True)] == [d, b, a, c]
     assert [r.user for r in selectors.provisional_players(4)] == [d]
     assert [r.user for r in selectors.leaderboard(3)] == [e]
-    assert selectors.leaderboard_position(Rating.objects.get(user=a, table_size=4)) == 3
+    assert selectors.leaderboard_position(Rating.objects.get(user=a, table_size=4)) == 2
     assert selectors.leaderboard_position(Rating.objects.get(user=d)) is None
 
 

@@ -30,7 +30,7 @@ def test_a_rated_game_updates_every_player_once(players, rate_game):
         rating = Rating.objects.get(user_id=change.user_id, table_size=4)
         assert (rating.mu, rating.sigma, rating.games) == (new.mu, new.sigma, 1)
         assert rating.display == change.display_after == new.display
-        assert change.display_before == 1200 and change.mu_before == skill.INITIAL_MU
+        assert change.display_before == 1500 and change.mu_before == skill.INITIAL_MU
     assert Rating.objects.get(user=a, table_size=4).display > Rating.objects.get(user=b, table_size=4).display
     assert not Rating.objects.filter(table_size=3).exists()
 
@@ -245,7 +245,7 @@ def test_abandoned_game_rates_only_the_players_who_left(players):
     expected = skill.rate([skill.Skill()] * 3, [3, 1, 1])
     assert Rating.objects.get(user=a, table_size=4).mu == expected[0].mu < skill.INITIAL_MU
     assert not Rating.objects.filter(user__in=[b, c], games__gt=0).exists()
-    assert rating_for(b, 4).display == 1200
+    assert rating_for(b, 4).display == 1500
     assert RatedGame.objects.get().status == RatedGame.Status.ABANDONED
     assert list(PlayerStats.objects.values_list("user_id", "games", "left_early")) == [(a.pk, 1, 1)]
 

@@ -120,9 +120,20 @@ def test_winner_gains_and_last_loses():
 
 
 def test_display_rating_formula():
-    assert skill.display_rating(skill.INITIAL_MU, skill.INITIAL_SIGMA) == 1200
-    assert skill.display_rating(25.0, 25 / 12) == round(1200 + 24 * (25 - 25 / 4))
-    assert Skill(30.0, 2.0).display == 1200 + 24 * 24
+    assert skill.display_rating(skill.INITIAL_MU) == 1500
+    assert Skill(30.0, 2.0).display == Skill(30.0, 8.0).display == 1500 + 24 * 5
+
+
+def test_the_shown_rating_moves_with_the_result_first_up_last_down_about_zero_in_sum():
+    """Reported: with the conservative ``mu - 3 sigma`` shown, the four ratings of every game
+    rose in total (+50 to +58) and third of four gained."""
+    players = [Skill()] * 4
+    for _game in range(30):
+        new = rate(players, [0, 1, 2, 3])
+        changes = [after.display - before.display for before, after in zip(players, new)]
+        assert changes[0] > 0 > changes[3] and changes[2] <= 0, changes
+        assert abs(sum(changes)) <= 0.05 * sum(map(abs, changes)), "about zero (exactly, for equal uncertainties)"
+        players = [Skill(s.mu, s.sigma) for s in rate(new, [3, 2, 1, 0])]  # a game the other way round
 
 
 def test_rate_needs_two_players_and_one_rank_each():
