@@ -210,6 +210,8 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     table_id = seat_number = user = None
     place = 0  # the seat whose place the table is drawn from (a watcher's: seat 0)
+    watch_place: int | None = None  # the seat a watcher chose to watch from
+    watching = False  # as last sent: the game, with no seat to play (a spectator, or a leaver)
     format = "html"
     version = -1  # the newest version this client has been sent
     joined = False  # in the table group
@@ -291,9 +293,10 @@ class TableConsumer(AsyncWebsocketConsumer):
                 return await self.refuse(rejected.code, str(rejected), CLOSE_FORBIDDEN)
             self.recorded = True
         await self.send_state(fresh=True)
-        if record and self.format == "html" and not self.ended and self.seat_number is not None:
-            # The chat so far (what was said while this socket was away, too), if any.
-            lines = await db(chat.chat_lines)(self.table_id)
+        if record and self.format == "html" and not self.ended and (self.seat_number is not None or self.watching):
+            # The chat so far (what was said while this socket was away, too), if any: the
+            # players', or the watchers' for someone watching.
+            lines = await db(chat.chat_lines)(self.table_id, watchers=self.watching)
             if lines:
                 await self.send(text_data=chat_html(lines, whole=True))
 
@@ -396,6 +399,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             return await self.post_chat(frame)
         if action == "back":
             return await self.come_back()
+        if action == "watch":
+            return await self.watch_from(frame.get("seat"))
         if action == "report":
             message_id = protocol.whole_number(frame.get("message"))
             if message_id is None or not await db(chat.report_chat)(self.table_id, message_id, self.user):
@@ -404,7 +409,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not isinstance(action, str) or action not in protocol.MOVE_KINDS:
             shown = action[:20] if isinstance(action, str) else "nothing" if action is None else "not a word"
             return await self.reject(
-                "unknown_action", f"Unknown action {shown!r}: send play, pass, moon, back, hint or sync."
+                "unknown_action", f"Unknown action {shown!r}: send play, pass, moon, back, watch, hint or sync."
             )
         if self.seat_number is None:
             return await self.reject("no_seat", "You have no seat at this table, so you cannot play.")
@@ -433,6 +438,18 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.format == "json":
             await self.send(text_data=json.dumps({"type": "ack", "version": outcome.version}))
 
+    async def watch_from(self, seat):
+        """Someone watching turns the table to another seat's place (public information only)."""
+        number = protocol.whole_number(seat)
+        snapshot = await snapshot_at_least(self.table_id, 0)
+        if self.seat_number is not None:
+            return await self.reject("not_watching", "You play from your own seat; only watchers change places.")
+        if snapshot is None or number is None or number >= snapshot.table.players:
+            return await self.reject("malformed", "Watch from a seat of this table: send its number.")
+        self.watch_place = number
+        self.sent_drawing = None  # every part moves: the whole table, from there
+        await self.deliver(snapshot)
+
     async def come_back(self):
         """The person is back at a seat a computer was playing for them (they were away)."""
         if self.seat_number is None or not await db(presence.reclaim_seat)(self.table_id, self.user):
@@ -449,11 +466,12 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_error(rejected.code, str(rejected))
 
     async def table_chat(self, message):
-        """A chat message was posted at the table (``games.realtime.notify_chat``): for the
-        people seated there only, not for a visitor of the waiting room."""
-        if self.ended or self.seat_number is None:
-            return
+        """A chat message was posted at the table (``games.realtime.notify_chat``): a players'
+        line for the people seated there (not a visitor of the waiting room), a watchers' line
+        for those watching (``live.chat``)."""
         line = message["line"]
+        if self.ended or not (self.watching if line.get("watchers") else self.seat_number is not None):
+            return
         if self.format == "json":
             return await self.send(text_data=json.dumps({"type": "chat", **line}))
         await self.send(text_data=chat_html([line]))
@@ -520,10 +538,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         # Only the seat's present occupant gets its private view: someone who left the game
         # looks on from their old place as a watcher does (games.conduct, rule 1).
         self.seat_number = snapshot.private_seat(self.user.pk)
-        self.place = seat.number if seat is not None else 0
+        self.place = self.watch_place if self.watch_place is not None else seat.number if seat is not None else 0
         watching = self.seat_number is None and snapshot.table.status != snapshot.table.Status.WAITING
         if watching and not (self.spectator or seat is not None):
             return await self.refuse("no_seat", NO_SEAT, CLOSE_FORBIDDEN)
+        self.watching = watching
         if self.format == "json":
             state = state_json(snapshot, self.seat_number, spectator=watching, place=self.place)
             if event_version is None:

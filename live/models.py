@@ -92,6 +92,8 @@ class ChatMessage(models.Model):
     table = models.ForeignKey("games.Table", on_delete=models.CASCADE, related_name="chat_messages")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_messages")
     text = models.CharField(max_length=200)
+    watchers = models.BooleanField(
+        default=False, help_text="Said among the people watching the game (the players do not see it).")
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     reported_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",

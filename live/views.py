@@ -166,11 +166,15 @@ def room(request, code):
         "can_join": mine is None and table.status == Table.Status.WAITING,
         "rules_lines": presenters.rules_lines(table),
     }
-    # Someone who left a game in progress no longer talks with its players (live.chat).
-    context["can_chat"] = mine is not None and table.chat and not (mine.resigned and table.status == Table.Status.PLAYING)
-    if context["can_chat"]:
-        context.update(chat_lines=chat.chat_lines(table.pk), quick_phrases=QUICK_PHRASES,
-                       chat_max=CHAT_MAX_CHARACTERS)
+    # The players' chat, or the watchers' (live.chat.audience; someone who left a game in
+    # progress watches it).
+    among = chat.audience(table, request.user) if table.chat else None
+    if among == "watchers" and not has_live_access(request.user) and mine is None:
+        among = None
+    context["can_chat"] = among is not None
+    if among is not None:
+        context.update(chat_lines=chat.chat_lines(table.pk, watchers=among == "watchers"), quick_phrases=QUICK_PHRASES,
+                       chat_max=CHAT_MAX_CHARACTERS, watchers_chat=among == "watchers")
     if mine is None and table.status == Table.Status.WAITING and not has_live_access(request.user):
         context.update(_denied_context(request.user), can_join=False)
     started = table.status != Table.Status.WAITING

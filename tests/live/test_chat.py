@@ -128,3 +128,43 @@ async def test_a_visitor_of_the_waiting_room_is_not_sent_the_chat(people, subscr
     frames = await visitor.drain()
     assert not chat_frames(frames), frames
     await visitor.close()
+
+
+async def test_watchers_have_a_chat_of_their_own_that_the_players_never_see(people, django_user_model, subscribe):
+    def watchers():
+        found = []
+        for name in ("eve", "fay"):
+            person = django_user_model.objects.create_user(name, display_name=name.title())
+            subscribe(person)
+            found.append(person)
+        return found
+
+    eve, fay = await sync_to_async(watchers)()
+    table = await sync_to_async(seat_people)(people)
+    players = await connect_all(people, table.pk)
+    watching = await connect_all([eve, fay], table.pk)
+    for socket in players + watching:
+        await socket.receive()
+    await watching[0].send({"action": "chat", "text": "Ann holds the queen, surely"})
+    line = await watching[1].receive_until(lambda f: f.get("type") == "chat")
+    assert (line["name"], line["watchers"]) == ("Eve", True)
+    await players[1].send({"action": "chat", "text": "good luck"})
+    for player in players:
+        line = await player.receive_until(lambda f: f.get("type") == "chat")
+        assert line["text"] == "good luck", "the players hear only their own chat"
+    await watching[1].send({"action": "chat", "text": "agreed"})
+    heard = [await watching[0].receive_until(lambda f: f.get("type") == "chat") for _ in range(2)]
+    assert [line["text"] for line in heard] == ["Ann holds the queen, surely", "agreed"], "her own line, then Fay's"
+    for player in players:
+        assert not chat_frames(await player.drain()), "no watchers' line reached a player"
+    assert [line["text"] for line in await sync_to_async(chat.chat_lines)(table.pk)] == ["good luck"]
+    assert [line["text"] for line in await sync_to_async(chat.chat_lines)(table.pk, watchers=True)] == [
+        "Ann holds the queen, surely", "agreed"]
+    # A watcher's page shows the watchers' chat, with what was said there.
+    html = await Player.create(fay, table.pk, fmt="html")
+    assert await html.connect()
+    await html.receive()
+    log = await html.receive()
+    assert "Ann holds the queen" in log and "good luck" not in log
+    for socket in players + watching + [html]:
+        await socket.close()

@@ -117,3 +117,40 @@ async def test_the_lobby_lists_games_being_played_and_a_watcher_sees_the_table(p
     assert "Ann, Bob" in watch and reverse("live:room", args=[table.code]) in watch
     assert "You are watching" in room and 'class="playing-card legal"' not in room and "Leave game" not in room
     assert "You are watching" not in refused and "started without you" in refused
+
+
+async def test_a_watcher_turns_the_table_to_any_seats_place_and_still_sees_only_public_cards(
+        people, django_user_model, subscribe):
+    eve = await sync_to_async(django_user_model.objects.create_user)("eve", display_name="Eve")
+    await sync_to_async(subscribe)(eve)
+
+    def start():
+        table = services.create_table(people[0], Rules(target=40), kind=Table.Kind.FRIENDS, seat_bots=[None] * 4, seed=8)
+        for number, person in enumerate(people[1:], start=1):
+            rooms.take_seat(table.pk, person, number)
+        return services.start_table(table.pk)
+
+    table = await sync_to_async(start)()
+    html = await Player.create(eve, table.pk, fmt="html")
+    as_json = await Player.create(eve, table.pk, fmt="json")
+    assert await html.connect() and await as_json.connect()
+    first = await html.receive()
+    assert "Watch from: <strong aria-current=\"true\">Ann</strong>" in first
+    assert (await as_json.receive())["state"]["view"]["seat"] == 0
+    await html.send({"action": "watch", "seat": "2"})
+    turned = await html.receive_until(lambda f: isinstance(f, str) and 'id="table"' in f)
+    assert '<strong aria-current="true">Cat</strong>' in turned
+    assert not named_cards(turned) - public_cards(await sync_to_async(services.load_game)(table))
+    await as_json.send({"action": "watch", "seat": 3})
+    state = await as_json.receive_until(lambda f: f.get("type") == "state")
+    assert state["state"]["view"]["seat"] == 3 and state["state"]["view"]["hand"] == []
+    await as_json.send({"action": "watch", "seat": 9})
+    assert (await as_json.receive_until(lambda f: f.get("type") == "error"))["code"] == "malformed"
+    # A seated player has a place of their own: they cannot look from another's.
+    ann = await Player.create(people[0], table.pk)
+    assert await ann.connect()
+    await ann.receive()
+    await ann.send({"action": "watch", "seat": 1})
+    assert (await ann.receive_until(lambda f: f.get("type") == "error"))["code"] == "not_watching"
+    for player in (html, as_json, ann):
+        await player.close()
