@@ -118,6 +118,8 @@ async def test_turn_timer_plays_for_the_person_and_everyone_sees_it(people):
     for player in players:
         state = await player.receive()
         assert state["state"]["turn_deadline"] is not None
+        await player.drain()  # the clock started whole once everyone was here
+    table = await sync_to_async(table_row)(table.pk)
     game = await sync_to_async(services.load_game)(table)
     seat = game.to_act[0]
     deadline = table.turn_deadline
@@ -149,6 +151,8 @@ async def test_turn_timer_fires_by_itself_on_the_in_process_runner(people, setti
     players = await connect_all(people, table.pk)
     for player in players:
         await player.receive()
+        await player.drain()  # the clock started whole once everyone was here
+    table = await sync_to_async(table_row)(table.pk)
     # shorten the running timer: schedule the timeout task for a deadline just passed
     from hearts_site.taskrunner import schedule
 
