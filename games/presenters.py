@@ -61,7 +61,7 @@ def seat_name(seat: Seat) -> str:
 
 def seat_subtitle(seat: Seat) -> str:
     if seat.user_id and seat.resigned:
-        return "Left the game; a computer plays"
+        return "A computer plays for them"
     if seat.user_id and seat.standing_in:
         return "Computer playing for them"
     if seat.user_id:

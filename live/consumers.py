@@ -404,8 +404,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         if action == "report":
             message_id = protocol.whole_number(frame.get("message"))
             if message_id is None or not await db(chat.report_chat)(self.table_id, message_id, self.user):
-                return await self.reject("not_reported", "That message cannot be reported.")
-            return await self.send_error("reported", "Thank you: the message was reported to the staff.")
+                return await self.reject("not_reported", "That message cannot be reported.", chat=True)
+            return await self.send_error("reported", "Thank you: the message was reported to the staff.", chat=True)
         if not isinstance(action, str) or action not in protocol.MOVE_KINDS:
             shown = action[:20] if isinstance(action, str) else "nothing" if action is None else "not a word"
             return await self.reject(
@@ -459,11 +459,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         try:
             text = protocol.parse_chat(frame)
         except protocol.BadMove as problem:
-            return await self.reject("malformed", str(problem))
+            return await self.reject("malformed", str(problem), chat=True)
         try:
             await db(chat.post_chat)(self.table_id, self.user, text)
         except services.ActionRejected as rejected:
-            await self.send_error(rejected.code, str(rejected))
+            await self.send_error(rejected.code, str(rejected), chat=True)
 
     async def table_chat(self, message):
         """A chat message was posted at the table (``games.realtime.notify_chat``): a players'
@@ -595,19 +595,24 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.sent_drawing = drawing
         return html
 
-    async def reject(self, code: str, message: str):
+    async def reject(self, code: str, message: str, *, chat: bool = False):
         """Refuse a frame before it reaches the services (which log their own refusals): log
         it (its code, never its content: it may name cards), then tell the client."""
         log.info(
             "action_rejected table=%s seat=%s actor=person code=%s user=%s where=socket",
             self.table_id, self.seat_number, code, getattr(self.user, "pk", None),
         )
-        await self.send_error(code, message)
+        await self.send_error(code, message, chat=chat)
 
-    async def send_error(self, code: str, message: str):
+    async def send_error(self, code: str, message: str, *, chat: bool = False):
+        """Tell the client ``message``; with ``chat``, a notice about the chat, which an HTML
+        page shows in the chat itself (where the player is looking), not above the table."""
         version = self.version
         if self.format == "json":
             await self.send(text_data=json.dumps({"type": "error", "code": code, "message": message, "version": version}))
+        elif chat:
+            await self.send(text_data=format_html(
+                '<div id="chat-notice" class="chat-notice" role="status" data-code="{}">{}</div>', code, message))
         else:
             self.error_shown = True
             await self.send(

@@ -98,7 +98,7 @@ def test_a_person_leaves_a_game_in_progress_a_computer_plays_at_once_and_they_ar
     assert changes[people[leaver].pk].dropped
     assert changes[people[leaver].pk].rank == 4 and all(changes[p.pk].rank < 4 for p in stayed)
     html = presenters.render_table(snapshots.load(table.pk), leaver)
-    assert "left, rated last" in html
+    assert "· left the game" in html
 
 
 def client_for(client, user):

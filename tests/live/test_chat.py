@@ -168,3 +168,18 @@ async def test_watchers_have_a_chat_of_their_own_that_the_players_never_see(peop
     assert "Ann holds the queen" in log and "good luck" not in log
     for socket in players + watching + [html]:
         await socket.close()
+
+
+async def test_a_refused_line_is_explained_in_the_chat_where_the_player_is_looking(people):
+    table = await sync_to_async(seat_people)(people)
+    html = await Player.create(people[0], table.pk, fmt="html")
+    assert await html.connect()
+    await html.receive()
+    for number in range(chat.CHAT_BURST):
+        await html.send({"action": "chat", "text": f"line {number}"})
+        await html.receive_until(lambda f: isinstance(f, str) and f"line {number}" in f)
+    await html.send({"action": "chat", "text": "one too many"})
+    notice = await html.receive_until(lambda f: isinstance(f, str) and "Slow down" in f)
+    assert notice.startswith('<div id="chat-notice" class="chat-notice" role="status" data-code="slow_down">')
+    assert "live-error" not in notice
+    await html.close()

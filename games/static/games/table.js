@@ -78,6 +78,7 @@
         return;
       }
       if (incoming.hasAttribute("data-append")) {  // new chat lines, cards added to the trick
+        if (incoming.id === "chat-log") chatArrived(incoming);
         while (incoming.firstChild) current.appendChild(incoming.firstChild);
         incoming = current;
       } else {
@@ -389,6 +390,8 @@
       if (panel) {
         panel.hidden = !panel.hidden;
         toggle.setAttribute("aria-expanded", panel.hidden ? "false" : "true");
+        // Opened below the fold on a phone: bring it into view.
+        if (!panel.hidden && panel.scrollIntoView) panel.scrollIntoView({ block: "nearest", behavior: reducedMotion() ? "auto" : "smooth" });
       }
     }
   });
@@ -497,10 +500,23 @@
     markChat();
   });
 
+  /* A line sent stays in the box until it comes back in the log: a refused one (too fast,
+     too long) is kept to send again, and the reason is shown in the chat (#chat-notice). */
+  var pendingChat = null;
   document.addEventListener("htmx:wsAfterSend", function (event) {
     var form = event.target.closest && event.target.closest(".chat-form");
-    if (form) form.reset();
+    if (form) pendingChat = form;
   });
+  function chatArrived(incoming) {
+    var chat = document.getElementById("chat");
+    if (!pendingChat || !chat) return;
+    var mine = incoming.querySelector('.chat-line[data-author="' + chat.getAttribute("data-me") + '"]');
+    if (!mine) return;
+    pendingChat.reset();
+    pendingChat = null;
+    var notice = document.getElementById("chat-notice");
+    if (notice) notice.textContent = "";
+  }
 
   // ------------------------------------------------------------------ the new-game form
 
