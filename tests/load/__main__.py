@@ -19,6 +19,14 @@ may skip versions that came in a burst (not a loss); ``seats_behind_at_end`` and
 sockets received (the first whole tables included) over four seats and the moves made.
 ``--format json`` speaks the JSON protocol, one update per version. Loopback only; bounded by
 ``--moves`` per table and ``--duration``.
+
+Runs of one command on machines of one kind can differ by half or more: the figures depend on
+how fast a core is and on what else uses the cores. So the report says, for the time of play,
+where the machine's cores went (``cores``: busy in all, the started servers', this tool's own,
+everything else's, and the hypervisor's ``steal``, from ``/proc``) and how fast this machine ran
+a fixed piece of Python just before (``calibration_ms``, :func:`calibrate`): divide
+``server_cpu_ms_per_move`` by it to compare machines, and read a p95 beside ``cores.other`` and
+``cores.steal``.
 """
 import argparse
 import asyncio
@@ -135,6 +143,7 @@ class Stats:
         self.ended_early = 0
         self.no_state_tables = 0
         self.server_cpu_seconds = 0.0
+        self.cores: dict = {}  # where the machine's cores went during play (run_load)
         self.server_rss_mb = 0.0
 
 
@@ -361,10 +370,22 @@ async def run_load(args, tables_setup, server_pids=()):
     stop_at = time.monotonic() + args.duration
     play_started = time.monotonic()
     cpu_before = [cpu_seconds(pid) for pid in server_pids]
+    own_before, machine_before = cpu_seconds(os.getpid()), machine_ticks()
     await asyncio.gather(*(table.play(stats, stop_at) for table in playable))
     play_seconds = time.monotonic() - play_started
     gc.enable()
     stats.server_cpu_seconds = sum(cpu_seconds(pid) - before for pid, before in zip(server_pids, cpu_before))
+    ticks = os.sysconf("SC_CLK_TCK") * play_seconds
+    busy, steal = (after - before for after, before in zip(machine_ticks(), machine_before))
+    own = cpu_seconds(os.getpid()) - own_before
+    stats.cores = {
+        "available": os.cpu_count(), "busy": round(busy / ticks, 2),
+        "servers": round(stats.server_cpu_seconds / play_seconds, 2) if server_pids else None,
+        "load_tool": round(own / play_seconds, 2),
+        "other": round(busy / ticks - own / play_seconds - stats.server_cpu_seconds / play_seconds, 2)
+        if server_pids else None,
+        "steal": round(steal / ticks, 2),
+    }
     stats.server_rss_mb = sum(rss_megabytes(pid) for pid in server_pids)
     await asyncio.sleep(1.0)  # stragglers: anything duplicated late still counts
     for seat in seats:
@@ -380,6 +401,26 @@ def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process so far (Linux /proc)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def machine_ticks() -> tuple[int, int]:
+    """Clock ticks so far of the whole machine (Linux /proc/stat): busy (user, nice, system,
+    interrupts) and stolen by the hypervisor."""
+    user, nice, system, _idle, _iowait, irq, softirq, steal = map(int, Path("/proc/stat").read_text().split()[1:9])
+    return user + nice + system + irq + softirq, steal
+
+
+def calibrate(rounds: int = 5) -> float:
+    """Milliseconds this machine takes for a fixed piece of pure Python (the best of
+    ``rounds``): how fast a core is right now, to compare runs made on different machines."""
+    best = float("inf")
+    for _ in range(rounds):
+        started = time.perf_counter()
+        total = 0
+        for number in range(300_000):
+            total += number * number % 7
+        best = min(best, time.perf_counter() - started)
+    return round(best * 1000, 1)
 
 
 def rss_megabytes(pid: int) -> float:
@@ -440,6 +481,7 @@ def start_server(port: int):
 def main(argv=None):
     args = parse_args(argv)
     sys.path.insert(0, str(ROOT))
+    calibration_ms = calibrate()
     servers = []
     own_database = None
     if args.start_server and not os.environ.get("DATABASE_URL") and not os.environ.get("SQLITE_PATH"):
@@ -496,6 +538,7 @@ def main(argv=None):
                        "mean": round(statistics.fmean(ms), 1) if ms else None},
         "lost_updates": stats.lost, "duplicated_updates": stats.duplicated, "seats_behind_at_end": behind,
         "stalled_tables": stats.stalled_tables, "tables_without_state": stats.no_state_tables, "ended_early": stats.ended_early, "errors": stats.errors, "error_samples": stats.error_samples,
+        "cores": stats.cores, "calibration_ms": calibration_ms,
         "channel_layer": settings.CHANNEL_LAYERS["default"]["BACKEND"].rsplit(".", 1)[-1],
         "database": settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1],
     }, indent=2))
