@@ -259,8 +259,11 @@ Subscription.objects.update_or_create(user=User.objects.get(username={name!r}), 
 """
 
 
+LISTED_LIVE_TABLE = LIVE_TABLE.replace('seed=11)', 'seed=11, listed=True)')  # offered to watchers
+
+
 def test_watching_a_game_from_the_lobby_shows_the_play_and_no_hand(site, open_page, screens):
-    code = live_table(site, "yan", "zoe")
+    code = live_table(site, "yan", "zoe", LISTED_LIVE_TABLE)
     site.session_for("abe")
     result = subprocess.run([sys.executable, "manage.py", "shell", "-c", SUBSCRIBE.format(name="abe")],
                             cwd=ROOT, env=site.env, capture_output=True, text=True, timeout=60)
