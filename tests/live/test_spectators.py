@@ -38,6 +38,14 @@ def play_whole_game(table_id) -> dict[int, set[str]]:
     return public
 
 
+def start_friend_table(people):
+    """A started friend room of four people (not listed: watched through its link)."""
+    table = services.create_table(people[0], Rules(target=40), kind=Table.Kind.FRIENDS, seat_bots=[None] * 4, seed=8)
+    for number, person in enumerate(people[1:], start=1):
+        rooms.take_seat(table.pk, person, number)
+    return services.start_table(table.pk)
+
+
 async def frames_of(player) -> list:
     """Every frame the socket has been sent, until a second goes by without one."""
     frames = []
@@ -52,13 +60,7 @@ async def test_spectators_are_sent_only_public_information_over_a_whole_game(peo
     eve = await sync_to_async(django_user_model.objects.create_user)("eve", display_name="Eve")
     await sync_to_async(subscribe)(eve)
 
-    def start():
-        table = services.create_table(people[0], Rules(target=40), kind=Table.Kind.FRIENDS, seat_bots=[None] * 4, seed=8)
-        for number, person in enumerate(people[1:], start=1):
-            rooms.take_seat(table.pk, person, number)
-        return services.start_table(table.pk)
-
-    table = await sync_to_async(start)()
+    table = await sync_to_async(start_friend_table)(people)
     html = await Player.create(eve, table.pk, fmt="html")
     as_json = await Player.create(eve, table.pk, fmt="json")
     assert await html.connect() and await as_json.connect()
@@ -128,13 +130,7 @@ async def test_a_watcher_turns_the_table_to_any_seats_place_and_still_sees_only_
     eve = await sync_to_async(django_user_model.objects.create_user)("eve", display_name="Eve")
     await sync_to_async(subscribe)(eve)
 
-    def start():
-        table = services.create_table(people[0], Rules(target=40), kind=Table.Kind.FRIENDS, seat_bots=[None] * 4, seed=8)
-        for number, person in enumerate(people[1:], start=1):
-            rooms.take_seat(table.pk, person, number)
-        return services.start_table(table.pk)
-
-    table = await sync_to_async(start)()
+    table = await sync_to_async(start_friend_table)(people)
     html = await Player.create(eve, table.pk, fmt="html")
     as_json = await Player.create(eve, table.pk, fmt="json")
     assert await html.connect() and await as_json.connect()
