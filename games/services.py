@@ -239,8 +239,7 @@ def _count_timeouts(table: Table, seats: list[Seat], seat: Seat, actor: str) -> 
     waiting the whole timer; a person who plays while away is back. Returns the seats as
     they now are (read again only when one changed, which is rare)."""
     count, away = conduct.after_turn(seat.timeouts_in_a_row, actor)
-    standing_in = seat.standing_in if actor == Action.Actor.TIMEOUT else False
-    standing_in = standing_in or away
+    standing_in = away or (seat.standing_in and actor == Action.Actor.TIMEOUT)
     if (count, standing_in) == (seat.timeouts_in_a_row, seat.standing_in):
         return seats
     Seat.objects.filter(pk=seat.pk).update(timeouts_in_a_row=count, standing_in=standing_in)
@@ -292,9 +291,7 @@ def awaiting_arrivals(table: Table, game: Game, seats) -> bool:
     """A live game is at its first move and someone seated has not opened it yet (they were
     on the queue's page, or at the finished game whose rematch this is): the first clock waits
     for them, or for ``LIVE_ARRIVAL_GRACE_SECONDS`` more (``games.conduct.first_clock_waits``)."""
-    if not table.is_live or game.ply:
-        return False
-    return conduct.first_clock_waits(
+    return table.is_live and conduct.first_clock_waits(
         game.ply, sum(1 for seat in seats if seat.user_id and not seat.computer_plays and not seat.connected))
 
 
@@ -327,8 +324,8 @@ def _finish(table: Table, game: Game, seats: list[Seat], *, unsaved: tuple[int, 
     table.finished_at = timezone.now()
     table.turn_deadline = None
     left = seats_counted_as_left(table, seats, unsaved=unsaved)
+    table.winners = list(conduct.standings(game.scores, left).winners)
     if left:
-        table.winners = list(conduct.standings(game.scores, left).winners)
         Seat.objects.filter(table_id=table.pk, number__in=left).update(counted_as_left=True)
         seats = snapshots.read_seats(table)  # the snapshot kept after commit shows the result
     record_finished_game(table, game, seats, left)  # ratings and statistics

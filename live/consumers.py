@@ -440,10 +440,10 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def watch_from(self, seat):
         """Someone watching turns the table to another seat's place (public information only)."""
-        number = protocol.whole_number(seat)
-        snapshot = await snapshot_at_least(self.table_id, 0)
         if self.seat_number is not None:
             return await self.reject("not_watching", "You play from your own seat; only watchers change places.")
+        number = protocol.whole_number(seat)
+        snapshot = await snapshot_at_least(self.table_id, 0)
         if snapshot is None or number is None or number >= snapshot.table.players:
             return await self.reject("malformed", "Watch from a seat of this table: send its number.")
         self.watch_place = number

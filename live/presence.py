@@ -132,10 +132,10 @@ def has_open_socket(table_id: int, user) -> bool:
     return TableConnection.objects.filter(table_id=table_id, user=user).exists()
 
 
-def connection_closed(table_id: int, user, channel_name: str, *, closed_at=None) -> bool:
-    """A person's websocket to a table closed (``closed_at``: when, if not now). When it was
-    their last one there and they hold a seat, the grace period starts: if they are not back
-    within ``LIVE_RECONNECT_GRACE_SECONDS`` a computer stands in (:func:`stand_in_if_gone`).
+def connection_closed(table_id: int, user, channel_name: str) -> bool:
+    """A person's websocket to a table closed. When it was their last one there and they hold
+    a seat, the grace period starts now: if they are not back within
+    ``LIVE_RECONNECT_GRACE_SECONDS`` a computer stands in (:func:`stand_in_if_gone`).
     Returns True when their seat is now disconnected.
 
     The one path for every socket that ends: closed by the person, by a fault, or found dead
@@ -153,7 +153,7 @@ def connection_closed(table_id: int, user, channel_name: str, *, closed_at=None)
             return False
         if not closed and not seat.connected and seat.left_at is not None:
             return True  # already recorded: keep the grace period that runs
-        seat.connected, seat.left_at = False, closed_at or timezone.now()
+        seat.connected, seat.left_at = False, timezone.now()
         seat.save(update_fields=["connected", "left_at"])
         transaction.on_commit(lambda: notify_presence(table_id))
         if Table.objects.filter(pk=table_id, status=Table.Status.PLAYING).exists() and not seat.standing_in:

@@ -5,6 +5,7 @@ Every change a client must see bumps the table version and is announced (through
 :func:`games.services.notify_after_commit`, like a move).
 """
 import logging
+from collections import defaultdict
 from datetime import datetime, timedelta
 
 from django.db import transaction
@@ -37,11 +38,12 @@ def live_games_in_progress(users, *, besides: int | None = None) -> dict[int, Ta
     (``games.conduct``, rule 5: one at a time), by user id; the table ``besides`` is not
     counted."""
     rows = Seat.objects.filter(user__in=users, table__status=Table.Status.PLAYING, table__kind__in=LIVE_KINDS)
-    seats = [(table_id, user_id, conduct.presence_of(standing_in=standing_in, resigned=resigned))
-             for table_id, user_id, standing_in, resigned
-             in rows.order_by("table_id").values_list("table_id", "user_id", "standing_in", "resigned")]
+    by_person = defaultdict(list)  # each person's seats only: the queue asks for hundreds at once
+    for table_id, user_id, standing_in, resigned in rows.order_by("table_id").values_list(
+            "table_id", "user_id", "standing_in", "resigned"):
+        by_person[user_id].append((table_id, user_id, conduct.presence_of(standing_in=standing_in, resigned=resigned)))
     busy = {}
-    for person in {user_id for _, user_id, _ in seats}:
+    for person, seats in by_person.items():
         other = conduct.busy_elsewhere(person, seats, besides)
         if other is not None:
             busy[person] = other

@@ -82,7 +82,7 @@ def open_rooms() -> list[dict]:
              .annotate(free=Count("seats", filter=Q(seats__user__isnull=True, seats__bot_level="")))
              .filter(free__gt=0).select_related("host").order_by("-created_at")[:OPEN_ROOMS_LISTED])
     rooms = list(rooms)
-    hosts = _ratings_of([Seat(table_id=room.pk, user_id=room.host_id) for room in rooms if room.rated],
+    hosts = _ratings_of([(room.pk, room.host_id) for room in rooms if room.rated],
                         {room.pk: room.players for room in rooms if room.rated})
     return [{"table": room, "host": room.host.public_name, "host_rating": hosts.get((room.pk, room.host_id), ""),
              "free": room.free, "target": Rules.from_dict(room.rules).target,
@@ -102,7 +102,8 @@ def games_to_watch(user, limit: int = 20) -> list[dict]:
     seats = Seat.objects.filter(table__in=list(tables)).select_related("user").order_by("number")
     players: dict[int, list[str]] = {}
     rated = {table.pk: table.players for table in tables if table.rated}
-    ratings = _ratings_of([seat for seat in seats if seat.table_id in rated and seat.user_id], rated)
+    ratings = _ratings_of([(seat.table_id, seat.user_id) for seat in seats if seat.table_id in rated and seat.user_id],
+                          rated)
     for seat in seats:
         shown = ratings.get((seat.table_id, seat.user_id), "")
         players.setdefault(seat.table_id, []).append(
@@ -110,15 +111,15 @@ def games_to_watch(user, limit: int = 20) -> list[dict]:
     return [{"table": table, "players": players.get(table.pk, [])} for table in tables]
 
 
-def _ratings_of(seats, sizes: dict[int, int]) -> dict[tuple[int, int], str]:
-    """The shown rating (``presenters.rating_text``) of each person in ``seats``, at the size
-    of their table (``sizes`` by table id), by ``(table id, user id)``."""
+def _ratings_of(seated: list[tuple[int, int]], sizes: dict[int, int]) -> dict[tuple[int, int], str]:
+    """The shown rating (``presenters.rating_text``) of each ``(table id, user id)`` in
+    ``seated``, at the size of that table (``sizes`` by table id)."""
     shown = {}
     for size in set(sizes.values()):
-        people = [seat for seat in seats if sizes[seat.table_id] == size]
-        found = ratings_for([seat.user_id for seat in people], size) if people else {}
-        for seat in people:
-            shown[seat.table_id, seat.user_id] = presenters.rating_text(found[seat.user_id])
+        people = [(table_id, user_id) for table_id, user_id in seated if sizes[table_id] == size]
+        found = ratings_for([user_id for _, user_id in people], size) if people else {}
+        for table_id, user_id in people:
+            shown[table_id, user_id] = presenters.rating_text(found[user_id])
     return shown
 
 

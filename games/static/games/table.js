@@ -590,7 +590,7 @@
       note.setAttribute("role", "status");
       socket.parentNode.insertBefore(note, socket);
     }
-    note.textContent = offline ? "Connection lost. Reconnecting… your moves wait until the table is back." : "";
+    note.textContent = offline ? "Connection lost. Reconnecting… you can play again once the table is back." : "";
     note.hidden = !offline;
   }
 
