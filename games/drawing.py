@@ -30,7 +30,7 @@ from jinja2 import meta, nodes
 from markupsafe import Markup
 
 from games import conduct, learn
-from games.engine import Card, Game, PassDirection, Rules
+from games.engine import Card, Game, PassDirection, Rules, Trick
 from games.history import Step
 from games.templating import table_templates
 
@@ -132,7 +132,6 @@ def _deal_summary(steps: list[Step], deal: int, names: dict[int, str], me: int, 
     taken = [0] * players
     tricks = [0] * players
     scored = None
-    last_trick = None
     for step in steps:
         if step.deal != deal:
             continue
@@ -140,7 +139,6 @@ def _deal_summary(steps: list[Step], deal: int, names: dict[int, str], me: int, 
             if event["type"] == "trick_won":
                 taken[event["seat"]] += event["points"]
                 tricks[event["seat"]] += 1
-                last_trick = event
             elif event["type"] == "deal_scored":
                 scored = event
     if scored is None:
@@ -174,7 +172,6 @@ def _deal_summary(steps: list[Step], deal: int, names: dict[int, str], me: int, 
         "rows": rows,
         "moon_text": moon_text,
         "moon_shooter": shooter,
-        "last_trick_cards": [card_info(Card.parse(code)) for code in (last_trick or {}).get("cards", [])],
     }
 
 
@@ -234,7 +231,9 @@ def table_context(table: TableFacts, game: Game, steps: list[Step], view, *, spe
       ``legal``, ``why`` — why it cannot be played now, ``received`` — passed to you,
       ``hinted``; the stylesheet fans them by their place in the hand).
     - ``trick`` (cards on the table by seat), ``last_trick`` (the trick just taken, while no
-      card of the next is down), ``previous_trick`` (the trick taken last this deal),
+      card of the next is down; the last of a deal until anyone acts in the next),
+      ``previous_trick`` (the trick taken last, of the deal before until one is taken in this;
+      its ``of_deal`` says which deal it ended when it is not this one),
       ``passing`` (direction, target name, label, whether you passed, what you passed),
       ``moon`` (choices for the shooter), ``deal_summary``, ``game_over`` (its ``rematch``
       is the caller's to fill in), ``status_text``, ``announcement`` (the last action and
@@ -263,15 +262,25 @@ def table_context(table: TableFacts, game: Game, steps: list[Step], view, *, spe
     my_turn = you in view.to_act and not ended
     hand, hand_why = _hand(view, game, names, my_turn, ended, received, hinted_codes)
 
-    # The trick taken last this deal: in the centre until the next card is led (drawn as the
-    # trick in progress was, with its caption added), and in the "Last trick" panel until the
-    # next trick is taken.
-    previous_trick = _taken_trick(view.tricks[-1], seats, view.rules) if view.tricks else None
-    last_trick = previous_trick if not view.current_trick else None
+    # The trick taken last: in the centre until the next card is led (drawn as the trick in
+    # progress was, with its caption added), and in the "Last trick" panel until the next
+    # trick is taken. The last trick of a deal is taken as the deal is scored and the next
+    # dealt: it stays in the panel until a trick of the new deal is taken, and in the centre
+    # until anyone acts in the new deal, so that it is seen whole like every other trick.
+    if view.tricks:
+        taken_last, of_deal = view.tricks[-1], None
+    elif view.deal_number > 1:
+        taken_last, of_deal = _final_trick(steps, view.deal_number - 1), view.deal_number - 1
+    else:
+        taken_last, of_deal = None, None
+    previous_trick = _taken_trick(taken_last, seats, view.rules, of_deal) if taken_last else None
+    in_centre = (not view.current_trick and taken_last is not None
+                 and (of_deal is None or not _steps_of_deal(steps, view.deal_number)))
+    last_trick = previous_trick if in_centre else None
     trick = [
         {"seat": seat, "name": seats[seat]["name"], "position": seats[seat]["position"], "card": card_info(card),
          "led": i == 0}
-        for i, (seat, card) in enumerate(view.current_trick or (view.tricks[-1].plays if last_trick else ()))
+        for i, (seat, card) in enumerate(view.current_trick or (taken_last.plays if last_trick else ()))
     ]
 
     passing = _passing(view, seats, names) if view.phase == "pass" and not ended and you is not None else None
@@ -572,10 +581,26 @@ def _status_text(view, seats, me, ended, table) -> str:
     return f"Waiting for {name} to play."
 
 
-def _taken_trick(done, seats: dict[int, dict], rules) -> dict:
+def _final_trick(steps: list[Step], deal: int) -> "Trick | None":
+    """The last trick of ``deal``, from the public steps: its plays, up to its ``trick_won``."""
+    final, plays = None, []
+    for step in steps:
+        if step.deal != deal or step.kind != "play":
+            continue
+        plays.append((step.seat, Card.parse(step.card)))
+        for event in step.events:
+            if event["type"] == "trick_won":
+                final, plays = Trick(plays[0][0], tuple(plays), event["seat"]), []
+    return final
+
+
+def _taken_trick(done, seats: dict[int, dict], rules, of_deal: "int | None" = None) -> dict:
+    """A taken trick as drawn; ``of_deal``: the deal it ended, when it is not the current one."""
     points = sum(rules.card_points(card) for card in done.cards)
     winner = seats[done.winner]["name"]
     caption = _does(winner, "take", "takes") + " the trick"
+    if of_deal is not None:
+        caption = _does(winner, "take", "takes") + f" the last trick of deal {of_deal}"
     if points:
         caption += f" · {points} pt{'' if points == 1 else 's'}"
     return {
@@ -583,6 +608,7 @@ def _taken_trick(done, seats: dict[int, dict], rules) -> dict:
         "winner_name": winner,
         "caption": caption,
         "points": points,
+        "of_deal": of_deal,
         "plays": [
             {"seat": seat, "name": seats[seat]["name"], "position": seats[seat]["position"],
              "card": card_info(card), "won": seat == done.winner}

@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from .conftest import ROOT
-from .test_solo_browser import new_game, pass_three, shot, tap, version, wait_for_change, wait_for_turn
+from .test_solo_browser import new_game, pass_three, play_one, shot, tap, version, wait_for_change, wait_for_turn
 
 pytestmark = pytest.mark.browser
 
@@ -285,3 +285,50 @@ def test_watching_a_game_from_the_lobby_shows_the_play_and_no_hand(site, open_pa
     page = abe.content()
     assert not any(f'data-face="{card}"' in page or f'data-card="{card}"' in page for card in passed)
     shot(abe, screens, "live-watching")
+
+
+# What the centre and the deal's result looked like, each time the page changed.
+WATCH_THE_DEALS_END = """
+window.dealEnd = {trick: null, summary: null};
+new MutationObserver(() => {
+  const final = document.querySelector('#t-centre .trick.final');
+  const summary = document.querySelector('#t-overlay .deal-summary');
+  const summaryShown = !!summary && getComputedStyle(summary).visibility === 'visible';
+  if (final && !window.dealEnd.trick) {
+    const caption = final.querySelector('.trick-caption');
+    window.dealEnd.trick = {cards: final.querySelectorAll('.trick-card:not(.collected)').length,
+                            caption: caption ? caption.innerText : '', summaryShown: summaryShown};
+  }
+  if (summaryShown && !window.dealEnd.summary) {
+    window.dealEnd.summary = {collected: !final || !final.querySelector('.trick-card:not(.collected)')};
+  }
+}).observe(document, {subtree: true, childList: true, attributes: true, attributeFilter: ['class']});
+"""
+
+
+def test_the_last_trick_of_a_deal_is_shown_whole_before_the_deal_is_scored(site, open_page, screens):
+    page = open_page("lou")
+    page.context.add_init_script(WATCH_THE_DEALS_END)
+    new_game(page, site, target="100")
+    wait_for_turn(page)
+    pass_three(page)
+    for _ in range(20):
+        wait_for_turn(page)
+        if page.get_attribute("#table", "data-deal") != "1":
+            break
+        play_one(page)
+    shot(page, screens, "table-last-trick-of-the-deal")
+    page.wait_for_function("() => window.dealEnd.summary", timeout=20000)
+    seen = page.evaluate("window.dealEnd")
+    assert seen["trick"]["cards"] == 4, f"the deal's last trick was shown whole: {seen}"
+    assert "the last trick of deal 1" in seen["trick"]["caption"]
+    assert not seen["trick"]["summaryShown"], "the deal's result waits until its last trick is seen"
+    assert seen["summary"]["collected"], "the result shows once the trick has gone to its taker"
+    shot(page, screens, "table-deal-summary-after-last-trick")
+
+    page.click(".deal-summary [data-dismiss]")
+    assert page.locator(".pass-form").count() and "Choose 3 cards" in page.inner_text("#t-centre")
+    page.click("[data-toggle=t-previous]")
+    panel = page.locator("#t-previous")
+    assert panel.locator("li").count() == 4 and "last trick of deal 1" in panel.inner_text()
+    assert "No trick has been taken yet" not in panel.inner_text()

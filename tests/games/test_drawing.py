@@ -124,3 +124,49 @@ def test_the_inputs_of_a_block_are_read_from_the_template():
     plate = inputs["seat_plate"]
     assert plate["seat"] is not None and {"hand_size", "points_taken", "connected"} <= set(plate["seat"])
     assert "trick_card" not in plate["seat"], "only what the plate shows"
+
+
+# ------------------------------------------------------------------ the last trick of a deal
+
+def _to_the_end_of_deal_one(seed: int, players: int = 4):
+    """A game at the start of deal 2, and the cards on the table before deal 1's last card."""
+    game = Game.new(Rules(players=players, passing="left"), seed=seed)
+    rng = random.Random(seed)
+    before_last_card = None
+    while game.deal_number == 1:
+        seat = game.to_act[0]
+        legal = game.legal(seat)
+        if game.phase == "play":
+            before_last_card = game.view(seat).current_trick
+        game.apply(seat, rng.sample(legal, 3) if game.phase == "pass" else rng.choice(legal))
+    return game, before_last_card
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_the_last_trick_of_a_deal_is_shown_whole_then_kept_in_last_trick(players):
+    game, before_last_card = _to_the_end_of_deal_one(seed=5, players=players)
+    people = tuple(drawing.Person(f"P{n}") for n in range(players))
+    facts = drawing.TableFacts(table_id=1, version=game.ply, people=people)
+    replayed, steps = game_with_history(game.to_dict())
+    final_steps = [s for s in steps if s.deal == 1 and s.kind == "play"][-players:]
+    winner = next(e["seat"] for e in final_steps[-1].events if e["type"] == "trick_won")
+    assert [(s.seat, s.card) for s in final_steps[:-1]] == [(seat, str(card)) for seat, card in before_last_card]
+
+    context = drawing.table_context(facts, replayed, steps, replayed.view(0))
+    assert context["phase"] == "pass" and context["deal_number"] == 2
+    assert [(p["seat"], p["card"]["code"]) for p in context["trick"]] == [(s.seat, s.card) for s in final_steps]
+    assert context["last_trick"]["winner"] == winner and context["last_trick"]["of_deal"] == 1
+    assert "last trick of deal 1" in context["last_trick"]["caption"]
+    whole = drawing.draw(context).whole()
+    assert 'class="trick final"' in whole and 'data-deal-ended="1"' in whole
+    assert "Choose 3 cards" in whole, "the pass note shows under the trick"
+    assert "No trick has been taken yet" not in whole
+
+    # Someone passes: the centre is the new deal's; the panel keeps the last trick of deal 1.
+    seat = next(s for s in game.to_act if s != 0)
+    game.apply(seat, random.Random(1).sample(game.legal(seat), 3))
+    replayed, steps = game_with_history(game.to_dict())
+    context = drawing.table_context(facts, replayed, steps, replayed.view(0))
+    assert context["trick"] == [] and context["last_trick"] is None
+    assert context["previous_trick"]["of_deal"] == 1
+    assert [p["card"]["code"] for p in context["previous_trick"]["plays"]] == [s.card for s in final_steps]

@@ -12,6 +12,7 @@ from games.engine import Rules
 from games.models import Table
 from live import rooms
 from tests.live.conftest import Player, play_people_until_over
+from tests.security.cards import final_trick_cards
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -27,8 +28,13 @@ def named_cards(html: str) -> set[str]:
 
 
 def public_cards(game) -> set[str]:
+    """The cards played this deal, the kitty and removed cards; while no trick of a new deal
+    is taken, the last trick of the deal before (it is shown while the new one begins)."""
     view = game.public_view(0)
-    return {str(card) for card in set(view.played) | set(view.kitty) | set(view.removed)}
+    known = set(view.played) | set(view.kitty) | set(view.removed)
+    if game.deal_number > 1 and not view.tricks:
+        known |= final_trick_cards(game, game.deal_number - 1)
+    return {str(card) for card in known}
 
 
 def play_whole_game(table_id) -> dict[int, set[str]]:

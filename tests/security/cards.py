@@ -5,8 +5,10 @@ import html
 import json
 import re
 from functools import lru_cache
+from html.parser import HTMLParser
 
 from games.engine import Card
+from games.history import game_with_history
 
 _TAG = re.compile(r"<[^>]*>")
 
@@ -160,3 +162,66 @@ def hidden_from(game, seat: int) -> set:
     if game.kitty_taker is None:
         hidden |= set(game.kitty)
     return hidden
+
+
+_VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+
+class _DealEndedSplitter(HTMLParser):
+    """Separates the elements marked ``data-deal-ended`` (the last trick of the deal before,
+    shown while the next begins) from the rest of a page."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=False)
+        self.rest, self.ended, self.depth = [], [], 0
+
+    def _out(self):
+        return self.ended if self.depth else self.rest
+
+    def handle_starttag(self, tag, attrs):
+        if self.depth == 0 and any(name == "data-deal-ended" for name, _ in attrs):
+            self.depth = 1
+        elif self.depth and tag not in _VOID:
+            self.depth += 1
+        self._out().append(self.get_starttag_text())
+
+    def handle_startendtag(self, tag, attrs):
+        self._out().append(self.get_starttag_text())
+
+    def handle_endtag(self, tag):
+        self._out().append(f"</{tag}>")
+        if self.depth and tag not in _VOID:
+            self.depth -= 1
+
+    def handle_data(self, data):
+        self._out().append(data)
+
+    def handle_entityref(self, name):
+        self._out().append(f"&{name};")
+
+    def handle_charref(self, name):
+        self._out().append(f"&#{name};")
+
+
+def split_deal_ended(content) -> tuple[str, str]:
+    """``(rest, ended)``: the page without its ``data-deal-ended`` elements, and those elements.
+    The cards of a deal's last trick are public, yet after the next deal is dealt they are in
+    hands again: the checks take them from where they are shown and look at them on their own."""
+    if isinstance(content, bytes):
+        content = content.decode("utf-8", "replace")
+    splitter = _DealEndedSplitter()
+    splitter.feed(content)
+    splitter.close()
+    return "".join(splitter.rest), "".join(splitter.ended)
+
+
+def final_trick_cards(game, deal: int) -> set:
+    """The cards of ``deal``'s last trick (public), from the game's log."""
+    steps = game_with_history(game.to_dict())[1]
+    cards, trick = set(), []
+    for step in steps:
+        if step.deal == deal and step.kind == "play":
+            trick.append(Card.parse(step.card))
+            if any(event["type"] == "trick_won" for event in step.events):
+                cards, trick = set(trick), []
+    return cards

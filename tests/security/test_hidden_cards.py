@@ -13,9 +13,11 @@ import pytest
 from django.test import Client
 
 from games import services
-from games.engine import Rules
+from games.engine import FULL_DECK, Rules
 from games.models import Seat, Table
-from tests.security.cards import cards_mentioned, hidden_from, mention_contexts, rules_sentences
+from tests.security.cards import (
+    cards_mentioned, final_trick_cards, hidden_from, mention_contexts, rules_sentences, split_deal_ended,
+)
 from tests.security.play import StepDriver
 from tests.security.urlwalk import walk
 
@@ -85,10 +87,18 @@ def check_pages(clients, table, game, step, visited, include_other_pages, baseli
                 visited.setdefault((url, "htmx" if headers else "plain"), set()).add(response.status_code)
                 if response.status_code != 200 or getattr(response, "streaming", False):
                     continue
-                found = cards_mentioned(response.content, hidden, public) - baseline.get(url, set())
+                content, deal_ended = split_deal_ended(response.content)
+                found = cards_mentioned(content, hidden, public) - baseline.get(url, set())
                 if found:
-                    where = " | ".join(mention_contexts(response.content, found, public))
+                    where = " | ".join(mention_contexts(content, found, public))
                     leaks.append(f"step {step} seat {seat_number} {url} {headers}: {where}")
+                if deal_ended:  # the last deal's last trick, and nothing else
+                    visited[("deal ended",)] = visited.get(("deal ended",), 0) + 1
+                    shown = cards_mentioned(deal_ended, FULL_DECK, public)
+                    final = final_trick_cards(game, game.deal_number - 1)
+                    if not shown or shown - final:
+                        leaks.append(f"step {step} seat {seat_number} {url}: the last deal's trick shows "
+                                     f"{sorted(map(str, shown))}, not {sorted(map(str, final))}")
     return leaks
 
 
@@ -121,6 +131,8 @@ def play_and_check(table_id, monkeypatch, max_steps=2000):
     leaks += check_pages(clients, table, game, step, visited, True, baseline)
     assert not leaks, "hidden cards shown:\n" + "\n".join(leaks[:20])
     assert table.status == Table.Status.FINISHED and game.is_over
+    if game.deal_number > 1:
+        assert visited.get(("deal ended",)), "the last deal's last trick was shown and checked"
     ok_pages = sorted(url for url, codes in visited.items() if isinstance(url, str) and 200 in codes)
     return {"steps": step, "pages": ok_pages, "phases": phases, "seconds": time.monotonic() - started}
 

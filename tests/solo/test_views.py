@@ -7,6 +7,7 @@ from markupsafe import escape as html_escape
 from games import presenters, protocol, services, storage
 from games.engine import Card, Game, Rules
 from games.models import Action, Table
+from tests.security.cards import final_trick_cards, split_deal_ended
 
 from .conftest import make_table, seat_zero_takes_every_card
 
@@ -313,7 +314,12 @@ def faces(html):
 
 
 def assert_no_hidden_cards(html, game, me=0):
-    """No card of another seat's hand appears, as a code anywhere or as a face-up card."""
+    """No card of another seat's hand appears, as a code anywhere or as a face-up card; the
+    last deal's last trick (shown while the next deal begins) shows only its own cards."""
+    html, deal_ended = split_deal_ended(html)
+    if deal_ended:
+        final = final_trick_cards(game, game.deal_number - 1)
+        assert faces(deal_ended) and faces(deal_ended) <= final, f"{faces(deal_ended)} not in the last trick {final}"
     view = game.view(me)
     visible = set(view.hand) | set(view.played) | set(view.passed or ()) | set(view.received or ()) | set(view.kitty)
     for seat in range(game.players):

@@ -298,22 +298,39 @@
       // A trick just finished: show it, then send it to whoever took it.
       var shown = Date.now() + (arrived.length ? (still ? 0 : times.slide) : 0) + times.hold;
       busyUntil = Math.max(busyUntil, shown + (still ? 0 : times.collect));
-      setTimeout(function () { collect(taken, still ? 0 : times.collect); }, shown - Date.now());
+      // The deal's (or the game's) last trick: its result waits until the trick has gone.
+      var result = document.querySelector("#t-overlay .deal-summary, #t-overlay .game-over");
+      if (result) result.classList.add("after-trick");
+      setTimeout(function () {
+        collect(taken, still ? 0 : times.collect, function () { if (result) result.classList.remove("after-trick"); });
+      }, shown - Date.now());
+    } else if (taken && taken.classList.contains("final")) {
+      collect(taken, 0);  // seen already: the note under it shows
     }
   }
 
-  function collect(trick, duration) {
-    if (!trick.isConnected) return;
+  /* Sends a taken trick to whoever took it, then calls ``done`` (if given). */
+  function collect(trick, duration, done) {
+    var finish = done || function () {};
+    if (!trick.isConnected) return finish();
     var winner = seatElement(trick.querySelector(".trick-caption").getAttribute("data-winner"));
     var to = winner ? centreOf(winner) : null;
-    trick.querySelectorAll(".trick-card").forEach(function (card) {
-      if (!duration || !to) { card.classList.add("collected"); return; }
+    var cards = trick.querySelectorAll(".trick-card");
+    var left = cards.length;
+    function gone(card) {
+      card.classList.add("collected");
+      left -= 1;
+      if (!left) finish();
+    }
+    if (!left) return finish();
+    cards.forEach(function (card) {
+      if (!duration || !to) return gone(card);
       var from = centreOf(card);
       var motion = card.firstElementChild.animate([
         { transform: "none", opacity: 1 },
         { transform: "translate(" + (to.x - from.x) + "px," + (to.y - from.y) + "px) scale(.5)", opacity: 0 }
       ], { duration: duration, easing: "ease-in" });
-      motion.onfinish = function () { card.classList.add("collected"); };
+      motion.onfinish = motion.oncancel = function () { gone(card); };
     });
   }
 
@@ -610,6 +627,8 @@
 
   // A table drawn whole: with the page, or by the offline table (solo/offline.js).
   function shown() {
+    // The last deal's last trick, drawn with the page: it is in "Last trick", not in the way.
+    document.querySelectorAll("#t-centre .trick.final").forEach(function (trick) { collect(trick, 0); });
     markChat();
     setup(document);
     followState();
