@@ -332,3 +332,25 @@ def test_the_last_trick_of_a_deal_is_shown_whole_before_the_deal_is_scored(site,
     panel = page.locator("#t-previous")
     assert panel.locator("li").count() == 4 and "last trick of deal 1" in panel.inner_text()
     assert "No trick has been taken yet" not in panel.inner_text()
+
+
+def test_received_cards_keep_their_dot_dimmed_or_not_until_the_first_play(site, open_page, screens):
+    page = open_page("rae")
+    new_game(page, site, target="100")
+    wait_for_turn(page)
+    pass_three(page)
+    wait_for_turn(page)
+    received = page.locator("#t-me .playing-card.received")
+    assert received.count() == 3
+    dots = received.evaluate_all("cards => cards.map(c => getComputedStyle(c.querySelector('.pc-face')).backgroundImage)")
+    assert all("radial-gradient" in dot for dot in dots), dots
+    labels = received.evaluate_all("cards => cards.map(c => c.getAttribute('aria-label'))")
+    assert all(", passed to you by " in label for label in labels), labels
+    note = page.locator(".received-note")
+    assert note.is_visible() and " passed you " in note.inner_text()
+    if page.locator("#t-centre .trick-card").count():  # the 2♣ is down: the note still shows
+        assert note.is_visible()
+    if page.locator("#t-me .playing-card.received.dimmed").count():
+        shot(page, screens, "table-received-dimmed")
+    play_one(page)
+    assert page.locator("#t-me .playing-card.received").count() == 0 and note.count() == 0

@@ -185,8 +185,12 @@ def test_action_round_trip_pass_then_play(ann, solo):
     # the cards passed to me are marked with a dot until my first play
     view = game.view(0)
     assert view.received
+    sender = presenters.seat_names(solo)[(0 - view.pass_direction.offset(4)) % 4]
     for card in view.received:
-        assert re.search(rf'class="playing-card[^"]*received[^"]*"[^>]*data-card="{card}"', html)
+        assert re.search(rf'class="playing-card[^"]*received[^"]*"[^>]*data-card="{card}"'
+                         rf'[^>]*aria-label="{card.name}, passed to you by {sender}"', html)
+    note = re.search(r'<span class="received-note small">(.*?)</span>\s*(?:<button|<span class="hint|<form)', html, re.S)
+    assert note and f"{sender} passed you" in note.group(1)
     # play a card if it is my turn (the computers played up to me)
     assert game.to_act == (0,)
     card = str(game.legal(0)[0])
@@ -195,6 +199,7 @@ def test_action_round_trip_pass_then_play(ann, solo):
     assert Action.objects.filter(table=solo, seat=0, action=card).exists()
     html = response.content.decode()
     assert not re.search(r'class="playing-card[^"]*received', html), "dots gone after my first play"
+    assert "passed to you by" not in html and "received-note" not in html
 
 
 @pytest.mark.django_db
