@@ -17,6 +17,7 @@ from django.db.models import Q
 from django.dispatch import Signal
 from django.utils import timezone
 
+from accounts import limits
 from accounts.models import Plan, ProviderEvent, Subscription, SubscriptionStatus, User
 from accounts.selectors import payments_configured, subscription_for
 
@@ -485,9 +486,11 @@ def create_guest():
 
 
 def player_for(request):
-    """The person playing in this browser: the signed-in user, or a new guest signed in now."""
+    """The person playing in this browser: the signed-in user, or a new guest signed in now
+    (raises :class:`accounts.limits.TooMany` when this client made too many guests)."""
     if request.user.is_authenticated:
         return request.user
+    limits.make_guest(request)
     guest = create_guest()
     login(request, guest, backend="django.contrib.auth.backends.ModelBackend")
     log.info("guest_created user=%s", guest.pk)

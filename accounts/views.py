@@ -15,7 +15,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
-from accounts import selectors, services
+from accounts import limits, selectors, services
 from accounts.decorators import account_required
 from accounts.forms import ProfileForm, SignUpForm
 
@@ -62,6 +62,8 @@ class LoginView(auth_views.LoginView):
     def dispatch(self, request, *args, **kwargs):
         if request.user.is_authenticated and not request.user.is_guest:
             return HttpResponseRedirect(self.get_success_url())
+        if request.method == "POST" and (refused := limits.login_refused(request)):
+            return limits.too_many(request, refused)
         return super().dispatch(request, *args, **kwargs)
 
     def form_valid(self, form):
@@ -72,11 +74,10 @@ class LoginView(auth_views.LoginView):
 
 
 def locked_out(request, original_response=None, credentials=None):
-    """django-axes' answer to a login while the account or the client is locked out (too
-    many failures): the login form again, saying when to try again (HTTP 429)."""
+    """django-axes' answer to a login while the account is locked out for this client (too
+    many failures from here): the login form again, saying when to try again (HTTP 429)."""
     minutes = round(settings.AXES_COOLOFF_TIME.total_seconds() / 60)
     until = timezone.localtime(timezone.now() + settings.AXES_COOLOFF_TIME)
-    # Every attempt while locked out starts the pause again (AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT).
     form = auth_views.AuthenticationForm(request, initial={"username": request.POST.get("username", "")[:150]})
     message = (
         f"Too many failed logins. For your safety, logging in is paused for {minutes} minutes: "
@@ -94,10 +95,23 @@ class PasswordChangeView(SuccessMessageMixin, auth_views.PasswordChangeView):
 
 
 class PasswordResetView(auth_views.PasswordResetView):
+    """Asks for a reset link. Too many requests from one client are refused (429); beyond the
+    e-mails one address may receive, nothing is sent and the page answers as for any address
+    (``accounts.limits``)."""
+
     template_name = "accounts/password_reset.html"
     email_template_name = "accounts/password_reset_email.txt"
     subject_template_name = "accounts/password_reset_subject.txt"
     success_url = reverse_lazy("accounts:password_reset_done")
+
+    def form_valid(self, form):
+        refused, send = limits.ask_password_reset(self.request, form.cleaned_data["email"])
+        if refused:
+            return limits.too_many(self.request, refused)
+        if not send:
+            log.info("password_reset_not_sent reason=limit")
+            return HttpResponseRedirect(self.get_success_url())
+        return super().form_valid(form)
 
 
 class PasswordResetDoneView(auth_views.PasswordResetDoneView):

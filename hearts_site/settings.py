@@ -88,6 +88,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "accounts.limits.RefusalMiddleware",  # answers a request beyond a limit (accounts.limits)
     "axes.middleware.AxesMiddleware",  # last: it answers a locked-out login
 ]
 
@@ -138,14 +139,17 @@ AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
 ]
 
-# Failed logins (django-axes): LOGIN_FAILURE_LIMIT failures for one account, or from one
-# client address, lock that account or address out for LOGIN_LOCKOUT_MINUTES; other accounts
-# and addresses are not affected. Staff unlock in the admin (Axes > Access attempts: delete).
+# Failed logins (django-axes): LOGIN_FAILURE_LIMIT failures for one account from one client
+# address lock that account for that address only, for LOGIN_LOCKOUT_MINUTES (counted from
+# the last failure before the lock; tries while locked do not extend it), so nobody can lock
+# the owner out from elsewhere. Against spraying many accounts from one address:
+# FAILED_LOGINS_PER_ADDRESS below. Staff unlock in the admin (Axes > Access attempts: delete).
 # The client address is REMOTE_ADDR: behind a proxy, set LOGIN_CLIENT_IP_HEADER to the header
 # the proxy sets itself (e.g. HTTP_X_REAL_IP), never one a client can send through it.
 AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "10"))
 AXES_COOLOFF_TIME = dt.timedelta(minutes=float(os.environ.get("LOGIN_LOCKOUT_MINUTES", "15")))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
 AXES_IPWARE_META_PRECEDENCE_ORDER = tuple(
@@ -187,6 +191,20 @@ WHITENOISE_USE_FINDERS = not PRODUCTION
 
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Hearts <noreply@hearts.local>")
+
+# The cache: Redis in production (shared by every process: the front door's limits count
+# there), the process's memory on the embedded default.
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+                          "KEY_PREFIX": "hearts"}}
+
+# The front door's limits (accounts/limits.py), "count/period" (s, m, h or d) per client
+# address or e-mail address.
+GUESTS_PER_ADDRESS = os.environ.get("GUESTS_PER_ADDRESS", "20/h")
+RESET_EMAILS_PER_ADDRESS = os.environ.get("RESET_EMAILS_PER_ADDRESS", "10/h")
+RESET_EMAILS_PER_EMAIL = os.environ.get("RESET_EMAILS_PER_EMAIL", "3/h")
+FAILED_LOGINS_PER_ADDRESS = os.environ.get("FAILED_LOGINS_PER_ADDRESS", "50/h")
+RATELIMIT_IPV6_MASK = 64
 
 # Channels: Redis in production, in-memory on the embedded default (one process).
 if REDIS_URL:

@@ -74,6 +74,13 @@ def celery_worker_process(transactional_db, settings):
 
 
 @pytest.fixture(autouse=True)
+def _front_door_counts_of_this_test_only(settings, request):
+    """Each test counts its own guests, resets and failed logins (accounts.limits): the
+    counts live in the cache, shared by the whole run (Redis on the production settings)."""
+    settings.RATELIMIT_CACHE_PREFIX = f"rl:{request.node.nodeid}:"
+
+
+@pytest.fixture(autouse=True)
 def _no_snapshots_from_other_tests():
     """Each test starts with no kept table snapshots: its database reuses table ids."""
     from games import snapshots

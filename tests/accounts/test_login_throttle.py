@@ -1,6 +1,8 @@
-"""Failed logins are throttled (django-axes) per account and per client address: after the
-limit the form says when to try again, other accounts and addresses are not locked, and
-staff unlock in the admin."""
+"""Failed logins are throttled: an account is locked for the client address that failed on it
+(django-axes, by username and address together), so its owner still logs in from elsewhere;
+an address that fails on many accounts is refused (accounts.limits). After the limit the form
+says when to try again, tries while locked do not extend the lock, and staff unlock in the
+admin."""
 import re
 
 import pytest
@@ -38,11 +40,20 @@ def test_an_account_is_locked_after_the_failure_limit_even_with_the_right_passwo
     assert not logged_in(client)
 
 
-def test_the_same_account_is_locked_from_another_address_too(client, player, password, settings):
+def test_the_owner_still_logs_in_from_their_own_address(client, player, password, settings):
     fail_until_locked(client, "alice", settings)
-    other = Client()
-    assert attempt(other, "alice", password, address="10.9.9.9").status_code == 429
-    assert not logged_in(other)
+    assert attempt(Client(), "alice", password).status_code == 429, "locked for the address that failed"
+    owner = Client()
+    assert attempt(owner, "alice", password, address="10.9.9.9").status_code == 302
+    assert logged_in(owner)
+
+
+def test_tries_while_locked_do_not_extend_the_lock(client, player, password, settings):
+    fail_until_locked(client, "alice", settings)
+    locked_at = AccessAttempt.objects.get(username="alice").attempt_time
+    for _ in range(5):
+        assert attempt(client, "alice", "wrong-again").status_code == 429
+    assert AccessAttempt.objects.get(username="alice").attempt_time == locked_at
 
 
 def test_other_accounts_are_not_locked(client, player, make_user, password, settings):
@@ -53,11 +64,14 @@ def test_other_accounts_are_not_locked(client, player, make_user, password, sett
     assert logged_in(other)
 
 
-def test_a_client_trying_many_accounts_is_locked_by_its_address(player, make_user, password, settings):
+def test_a_client_trying_many_accounts_is_refused_by_its_address(player, make_user, password, settings):
+    settings.FAILED_LOGINS_PER_ADDRESS = "25/h"
     guesser = Client()
-    for number in range(settings.AXES_FAILURE_LIMIT):
-        attempt(guesser, f"nobody{number}", "guess", address="10.6.6.6")
-    assert attempt(guesser, "alice", password, address="10.6.6.6").status_code == 429
+    answers = [attempt(guesser, f"nobody{number}", "guess", address="10.6.6.6").status_code for number in range(30)]
+    assert answers[:26] == [200] * 26 and answers[26:] == [429] * 4, answers
+    refused = attempt(guesser, "alice", password, address="10.6.6.6")
+    assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
+    assert "Too many failed logins from your network" in refused.content.decode()
     elsewhere = Client()
     assert attempt(elsewhere, "alice", password, address="10.1.1.1").status_code == 302
 
