@@ -211,7 +211,14 @@ otherwise the standard ones)."""
 
 CHECKED_LEVELS = ("easy", "medium")
 """The levels whose every decision the server decides again when a game is sent to it
-(:func:`checked_replay`); Hard's search is too slow to repeat a whole game's of it."""
+(:func:`checked_replay`). Hard's search is too slow to repeat a whole game's of it (and
+its time-bounded search need not choose again what it chose): a game against Hard is kept
+as not verified (:func:`verified`), and left out of statistics."""
+
+
+def verified(level: str) -> bool:
+    """Whether a kept offline game against ``level`` had every computer move checked."""
+    return level in CHECKED_LEVELS
 
 
 def computer_seed(game_id: str, ply: int, seat: int) -> int:
@@ -248,16 +255,30 @@ def checked_replay(saved: dict, *, finished: bool = True) -> OfflineTable:
     ...
     ValueError: This game does not replay: move ... (seat 0) is not legal: Pass exactly 3 different cards.
     """
+    stored = saved.get("game") if isinstance(saved, dict) else None
+    if not isinstance(stored, dict) or not isinstance(stored.get("log"), list):
+        raise ValueError("This is not an offline game: it has no game with a list of moves.")
     try:
-        table = OfflineTable({**saved, "game": {**saved["game"], "log": []}})
-        log = list(saved["game"]["log"])
-    except (KeyError, TypeError, IllegalAction, ValueError) as problem:
-        raise ValueError(f"This is not an offline game: {problem}") from None
-    if table.game.rules not in [Rules(target=target) for target in TARGETS]:
+        if not isinstance(stored.get("rules"), dict):
+            raise TypeError("not an object")
+        rules = Rules.from_dict(stored["rules"])
+    except (TypeError, ValueError, AttributeError) as problem:
+        raise ValueError(f"This is not an offline game: its rules are not rules ({problem}).") from None
+    if rules not in [Rules(target=target) for target in TARGETS]:
         raise ValueError("Offline games are played with the standard rules, to 100 or 50 points.")
-    seed = table.game.seed
+    seed = stored.get("seed")
     if type(seed) is not int or not 0 <= seed < 2**62:
         raise ValueError("An offline game's seed is a whole number below 2**62.")
+    # The deal is the seed's, from nothing: no other hands, scores, dealer or deal number.
+    dealt = Game.new(rules, seed=seed).to_dict()
+    if stored.get("format") != dealt["format"] or stored.get("setup") != dealt["setup"]:
+        raise ValueError("This game does not start as its seed deals it (the hands, the dealer, "
+                         "the deal number, and no points yet).")
+    try:
+        table = OfflineTable({**saved, "game": {**dealt, "log": []}})
+        log = list(stored["log"])
+    except (KeyError, TypeError, IllegalAction, ValueError) as problem:
+        raise ValueError(f"This is not an offline game: {problem}") from None
     for ply, entry in enumerate(log, start=1):
         if not isinstance(entry, dict) or "seat" not in entry or "action" not in entry:
             raise ValueError(f"This game does not replay: move {ply} is not a move.")

@@ -109,9 +109,17 @@ def keep_game(user, saved) -> tuple[Table, bool]:
     table = checked_replay(saved)
     game = table.game
     now = timezone.now()
-    started = parse_datetime(table.started) if table.started else None
+    try:
+        started = parse_datetime(table.started) if table.started else None
+    except ValueError:
+        started = None
+    if started is not None and timezone.is_naive(started):
+        raise ValueError("The game's start time needs a time zone (as in 2026-12-01T10:00:00+00:00).")
     if started is None or started > now:
         started = now
+    # A game is its seed's deal and moves: one player's, not copied to another account.
+    if Table.objects.filter(kind=Table.Kind.SOLO, seed=game.seed).exclude(offline_id="").exclude(host=user).exists():
+        raise ValueError("This game was kept by another player: only the one who played it can keep it.")
     try:
         with transaction.atomic():
             row = Table(

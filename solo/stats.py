@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, fields
 from games import storage
 from games.history import game_with_history
 from games.models import Table
+from games.offline import verified
 
 QUEEN_OF_SPADES = "QS"
 
@@ -78,6 +79,8 @@ def solo_statistics(user) -> Statistics:
     for table in tables:
         seats = list(table.seats.all())
         me = next(seat.number for seat in seats if seat.user_id == user.pk)
+        if table.offline_id and not verified(computer_level(seats, me)):
+            continue  # kept from the browser with moves the server could not check
         tally = tally_of(table, me, logs[table.pk])
         stats.overall.add(tally)
         stats.by_level[computer_level(seats, me)].add(tally)

@@ -21,9 +21,10 @@ from games.bots import figures
 from games.engine import Card, Rules
 from games.forms import NewGameForm
 from games.models import Seat, Table
+from games.offline import verified
 from games.protocol import table_socket_path, whole_number
 from solo import offline
-from solo.stats import solo_statistics
+from solo.stats import computer_level, solo_statistics
 
 
 def home(request):
@@ -203,6 +204,7 @@ def _game_row(table: Table, user) -> dict:
     return {
         "table": table,
         "active": table.is_active,
+        "unverified": bool(table.offline_id) and not verified(computer_level(seats, mine)),
         "rules": Rules.from_dict(table.rules).summary(),
         "can_abandon": table.is_active and not table.is_live,
         "can_delete": table.host_id == user.pk and not table.is_live,
@@ -433,7 +435,7 @@ def keep_offline_game(request):
         return JsonResponse({"error": "Sign in to keep your offline games with your account."}, status=403)
     try:
         saved = json.loads(request.body)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested deeper than any game
         return JsonResponse({"error": "Send the game as JSON."}, status=400)
     try:
         table, created = offline.keep_game(request.user, saved)

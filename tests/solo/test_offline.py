@@ -7,9 +7,11 @@ import sys
 import zipfile
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from games import bots
+from games.engine import Game, Rules
 from games import offline as offline_table
 from games.models import Action, Table
 from games.offline import YOU, OfflineTable
@@ -182,3 +184,69 @@ def test_the_admin_tells_games_played_offline_apart(admin_client, player):
     assert f"/admin/games/table/{table.pk}/change/" in listed and f"/admin/games/table/{here.pk}/change/" not in listed
     page = admin_client.get(f"/admin/games/table/{table.pk}/change/").content.decode()
     assert "adm" in page
+
+
+def other_hands(saved) -> list:
+    """The seed's hands, each given to the next seat."""
+    hands = [[str(card) for card in hand] for hand in Game.new(Rules(), seed=saved["game"]["seed"]).hands]
+    return hands[1:] + hands[:1]
+
+
+def _keep(client, body):
+    return client.post(reverse("solo:offline_keep"), body, content_type="application/json")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("spoil, reason", [
+    (lambda saved: saved["game"].update(setup=None), "seed deals"),
+    (lambda saved: saved["game"]["setup"].update(scores=[0, 99, 99, 99]), "seed deals"),
+    (lambda saved: saved["game"]["setup"].update(scores=[-2**62, 0, 0, 0]), "seed deals"),
+    (lambda saved: saved["game"]["setup"].update(dealer=(saved["game"]["setup"]["dealer"] + 1) % 4), "seed deals"),
+    (lambda saved: saved["game"]["setup"].update(deal_number=5), "seed deals"),
+    (lambda saved: saved["game"]["setup"].update(hands=other_hands(saved)), "seed deals"),
+    (lambda saved: saved["game"].pop("setup"), "seed deals"),
+    (lambda saved: saved["game"].update(rules=None), "rules"),
+    (lambda saved: saved.update(game=None), "no game"),
+    (lambda saved: saved["game"].update(log={"a": 1}), "no game"),
+    (lambda saved: saved.update(started="2026-12-01T10:00:00"), "time zone"),
+])
+def test_a_forged_setup_or_a_start_without_a_time_zone_is_refused_with_the_reason(client, player, spoil, reason):
+    saved = finished_game()
+    assert set(saved["game"]["setup"]) >= {"scores", "dealer", "deal_number", "hands"}
+    spoil(saved)
+    client.force_login(player)
+    response = _keep(client, json.dumps(saved))
+    assert response.status_code == 400, response.content
+    assert reason in response.json()["error"]
+    assert not Table.objects.exists() and not Action.objects.exists()
+
+
+@pytest.mark.django_db
+def test_json_nested_deeper_than_any_game_is_refused_not_a_server_error(client, player):
+    client.force_login(player)
+    response = _keep(client, "[" * 100_000 + "]" * 100_000)
+    assert response.status_code == 400 and "JSON" in response.json()["error"]
+
+
+@pytest.mark.django_db
+def test_another_players_game_cannot_be_kept_as_ones_own(client, player, django_user_model):
+    saved = finished_game(game_id="mine")
+    client.force_login(player)
+    assert _keep(client, json.dumps(saved)).status_code == 201
+    thief = Client()
+    thief.force_login(django_user_model.objects.create_user(username="copier", password="pw-long-enough-2"))
+    for game_id in ("mine", "other-id"):
+        response = _keep(thief, json.dumps({**saved, "id": game_id}))
+        assert response.status_code == 400 and "another player" in response.json()["error"]
+    assert Table.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_a_game_against_hard_is_kept_as_not_verified_and_left_out_of_statistics(client, player):
+    client.force_login(player)
+    assert _keep(client, json.dumps(finished_game(level="hard", game_id="h1", seed=5))).status_code == 201
+    assert _keep(client, json.dumps(finished_game(level="medium", game_id="m1", seed=6))).status_code == 201
+    stats = solo_statistics(player)
+    assert (stats.overall.games, stats.by_level["medium"].games, stats.by_level["hard"].games) == (1, 1, 0)
+    mine = client.get(reverse("solo:my_games")).content.decode()
+    assert mine.count("not verified") == 1
