@@ -253,6 +253,10 @@ LIVE_RECONNECT_GRACE_SECONDS = float(os.environ.get("LIVE_RECONNECT_GRACE_SECOND
 LIVE_ARRIVAL_GRACE_SECONDS = float(os.environ.get("LIVE_ARRIVAL_GRACE_SECONDS", "20"))
 # Every server process (daphne) writes a heartbeat this often; one silent for the timeout is
 # taken for dead and its sockets for closed (their seats get the grace period above).
+# Each person's table sockets in one server process (live/server.py): beyond them a socket
+# is refused with close code 4429.
+SOCKETS_PER_PERSON_PER_TABLE = int(os.environ.get("SOCKETS_PER_PERSON_PER_TABLE", "4"))
+SOCKETS_PER_PERSON = int(os.environ.get("SOCKETS_PER_PERSON", "12"))
 LIVE_SERVER_HEARTBEAT_SECONDS = float(os.environ.get("LIVE_SERVER_HEARTBEAT_SECONDS", "10"))
 LIVE_SERVER_TIMEOUT_SECONDS = float(os.environ.get("LIVE_SERVER_TIMEOUT_SECONDS", "30"))
 if not LIVE_SERVER_HEARTBEAT_SECONDS > 0 or LIVE_SERVER_TIMEOUT_SECONDS < 2 * LIVE_SERVER_HEARTBEAT_SECONDS:

@@ -62,6 +62,10 @@ RATE_MAX_FRAMES = 60
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
+CLOSE_TOO_MANY = 4429
+
+PRESENCE_EVERY_SECONDS = 1.0
+"""Presence news reaches each socket at most once in this time (:meth:`TableConsumer.table_presence`)."""
 CLOSE_TRY_AGAIN = 4503
 """Closed for a server-side fault: reconnect after a pause (like HTTP 503). The standard
 1013 (Try Again Later), on which the htmx websocket extension reconnects by itself, cannot be
@@ -70,6 +74,9 @@ table's script (``games/table.js``) reconnects on this code; the extension itsel
 dropped connection: the server process died)."""
 
 NO_SEAT = "You have no seat at this table, so its game is not shown to you."
+TOO_MANY_SOCKETS = (
+    "You have this table (or the site) open in too many windows already: close one, then reload this one."
+)
 
 UNAVAILABLE = (
     "The live game service is briefly unavailable, so the table cannot update. Reconnecting "
@@ -224,6 +231,10 @@ class TableConsumer(AsyncWebsocketConsumer):
     sent_drawing: "TableDrawing | None" = None  # HTML: the table last sent (see table_html)
     sent_seats: list = []  # JSON: who sits where and is connected, as last sent
     spectator = False  # may watch the game without a seat (has live access)
+    holds_place = False  # counted among the person's sockets (server.take_socket_place)
+    presence_sent_at = float("-inf")  # loop time presence news was last sent (table_presence)
+    presence_heard_at = 0.0  # loop time this process heard the newest presence news
+    presence_due: "asyncio.Task | None" = None  # presence news held back, to be sent
 
     async def __call__(self, scope, receive, send):
         """Run the connection. Whatever ends it (the person, a fault, the server stopping), its
@@ -248,6 +259,9 @@ class TableConsumer(AsyncWebsocketConsumer):
 
         if self.user is None or not self.user.is_authenticated:
             return await self.refuse("login_required", "Log in to play live.", CLOSE_UNAUTHENTICATED)
+        if not server.take_socket_place(self.user.pk, self.table_id):
+            return await self.refuse("too_many_sockets", TOO_MANY_SOCKETS, CLOSE_TOO_MANY)
+        self.holds_place = True
         snapshot = await db(snapshots.load)(self.table_id)
         if snapshot is None:
             return await self.refuse("no_table", "There is no table here.", CLOSE_NOT_FOUND)
@@ -314,8 +328,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.release()
 
     async def release(self):
-        """Leave the table group and close this socket's connection row
-        (:func:`games.presence.connection_closed`), once."""
+        """Give back the socket's place, leave the table group and close this socket's
+        connection row (:func:`games.presence.connection_closed`), once."""
+        if self.holds_place:
+            self.holds_place = False
+            server.give_back_socket_place(self.user.pk, self.table_id)
+        if self.presence_due is not None:
+            self.presence_due.cancel()
+            self.presence_due = None
         if not self.joined or self.released:
             return
         self.released = True
@@ -494,10 +514,41 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def table_presence(self, message):
         """Someone's socket opened or closed (``games.realtime.notify_presence``): who is
-        online is read again and the seats that changed are sent."""
+        online is read again and the seats that changed are sent — at once, or, within
+        ``PRESENCE_EVERY_SECONDS`` of the last such news, once at the end of that time for
+        all that came meanwhile: a socket opened and closed a hundred times costs the others
+        a few frames, not two hundred."""
         if self.ended:
             return
-        heard_at = presence_heard_at(message)
+        self.presence_heard_at = presence_heard_at(message)
+        if self.presence_due is not None:
+            return  # planned: it reads from the newest news on
+        loop = asyncio.get_running_loop()
+        wait = self.presence_sent_at + PRESENCE_EVERY_SECONDS - loop.time()
+        if wait > 0:
+            self.presence_due = loop.create_task(self._presence_later(wait), name="presence-due")
+            return
+        self.presence_sent_at = loop.time()
+        await self.send_presence(self.presence_heard_at)
+
+    async def _presence_later(self, wait: float):
+        """The news held back by :meth:`table_presence`, handed to this consumer as a message
+        of its own (so it is sent in turn with the table's changes, never between them)."""
+        await asyncio.sleep(wait)
+        try:
+            await self.channel_layer.send(self.channel_name, {"type": "table.presence_due"})
+        except LAYER_FAULTS:
+            self.presence_due = None  # the layer is gone: the socket is closed with it
+
+    async def table_presence_due(self, message):
+        self.presence_due = None
+        if self.ended:
+            return
+        self.presence_sent_at = asyncio.get_running_loop().time()
+        await self.send_presence(self.presence_heard_at)
+
+    async def send_presence(self, heard_at: float):
+        """Who is online, read from ``heard_at`` on: the seats that changed."""
         if self.format == "html":
             return await self.send_state(since=heard_at)
         snapshot = await snapshot_read_since(self.table_id, heard_at)

@@ -49,16 +49,12 @@ def _schedule_stand_in(seat: Seat) -> None:
     )
 
 
-MAX_SOCKETS_PER_PERSON = 5
-"""Open sockets one person may hold at one table (tabs, devices): more are refused."""
-
-
 def connection_opened(table_id: int, user, channel_name: str, server: str) -> Seat | None:
     """A person's websocket to a table opened on the server process ``server`` (a
     ``LiveServer.name``, registered before). Returns their seat (None if they have none).
 
     Records the socket for the person at the table (:class:`games.models.TableConnection`),
-    whether seated or not, at most :data:`MAX_SOCKETS_PER_PERSON` of them; marks their seat
+    whether seated or not (how many a person may open: ``live.server.take_socket_place``); marks their seat
     connected and, when a computer was standing in, hands it back (:func:`reclaim_seat`) so
     they play their own cards again.
     """
@@ -72,11 +68,6 @@ def connection_opened(table_id: int, user, channel_name: str, server: str) -> Se
             TableConnection.objects.filter(table_id=table_id, user=user).values_list("channel_name", flat=True)
         )
         if channel_name not in open_here:
-            if len(open_here) >= MAX_SOCKETS_PER_PERSON:
-                raise ActionRejected(
-                    "too_many_sockets",
-                    f"You have this table open in {MAX_SOCKETS_PER_PERSON} windows already; close one and try again.",
-                )
             # A socket's channel name is its own: no other table or person has a row with it.
             TableConnection.objects.create(channel_name=channel_name, table_id=table_id, user=user, server=server)
         seat = Seat.objects.filter(table_id=table_id, user=user).first()

@@ -19,7 +19,13 @@ before anyone reconnects to a server.
 The process also keeps the set of its open table sockets: a fault that concerns them all (the
 channel layer lost, or this process taken for dead while it was merely stalled) closes them
 all (:func:`drop_every_socket`) and their clients reconnect.
+
+And it counts each person's sockets (:func:`take_socket_place`): at most
+``SOCKETS_PER_PERSON_PER_TABLE`` to one table and ``SOCKETS_PER_PERSON`` in all, per process
+(a person's tabs reach one process or a few behind the balancer, so the whole site holds a
+few times that at most). The rest are refused with 4429 before anything is read or joined.
 """
+import collections
 import asyncio
 import functools
 import logging
@@ -88,6 +94,34 @@ async def socket_opened(consumer) -> None:
 
 def socket_closed(consumer) -> None:
     _sockets.discard(consumer)
+
+
+_places_per_person: collections.Counter = collections.Counter()
+_places_per_table: collections.Counter = collections.Counter()  # by (person, table)
+
+
+def take_socket_place(user_id: int, table_id: int) -> bool:
+    """Counts one more socket of ``user_id`` to ``table_id`` in this process; False (and
+    nothing counted) when the person already has as many as they may."""
+    if (_places_per_table[user_id, table_id] >= settings.SOCKETS_PER_PERSON_PER_TABLE
+            or _places_per_person[user_id] >= settings.SOCKETS_PER_PERSON):
+        return False
+    _places_per_table[user_id, table_id] += 1
+    _places_per_person[user_id] += 1
+    return True
+
+
+def give_back_socket_place(user_id: int, table_id: int) -> None:
+    """A socket counted by :func:`take_socket_place` closed."""
+    for counter, key in ((_places_per_table, (user_id, table_id)), (_places_per_person, user_id)):
+        counter[key] -= 1
+        if counter[key] <= 0:
+            del counter[key]
+
+
+def socket_places() -> int:
+    """How many sockets are counted now (0 once every socket closed)."""
+    return sum(_places_per_person.values()) + len(_places_per_table)
 
 
 RECOVERY_DELAY_SECONDS = 1.0

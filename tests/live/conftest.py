@@ -98,12 +98,12 @@ def session_cookie(user) -> str:
 class Player:
     """One person's websocket at a table, speaking the JSON format."""
 
-    def __init__(self, user, table_id, *, fmt="json", origin="http://testserver"):
+    def __init__(self, user, table_id, *, fmt="json", origin="http://testserver", cookie=None):
         from hearts_site.asgi import application
 
         self.user, self.table_id = user, table_id
         query = "?format=json" if fmt == "json" else ""
-        self.cookie = session_cookie(user) if user is not None else None
+        self.cookie = cookie or (session_cookie(user) if user is not None else None)
         headers = [(b"origin", origin.encode())]
         if self.cookie:
             headers.append((b"cookie", f"{settings.SESSION_COOKIE_NAME}={self.cookie}".encode()))

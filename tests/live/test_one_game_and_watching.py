@@ -65,7 +65,7 @@ def test_an_unlisted_room_is_not_offered_to_watchers_a_listed_one_is(people, eve
     # The room's link still lets a subscriber watch an unlisted game.
 
 
-@pytest.mark.parametrize("kind, listed", itertools.product(Table.Kind.values, [False, True]))
+@pytest.mark.parametrize("kind, listed", list(itertools.product(Table.Kind.values, [False, True])))
 def test_the_watch_list_query_is_the_rule(people, kind, listed):
     table = services.create_table(people[0], Rules(), kind=kind, seat_bots=[None, "easy", "easy", "easy"])
     Table.objects.filter(pk=table.pk).update(listed=listed)

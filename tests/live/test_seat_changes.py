@@ -107,11 +107,11 @@ async def test_a_watcher_of_the_waiting_room_goes_on_watching_the_game_with_publ
     assert await wait_for(lambda: not TableConnection.objects.filter(table=table, user=eve).exists(), timeout=5)
 
 
-async def test_one_person_may_hold_only_a_few_sockets_at_one_table(people):
+async def test_one_person_may_hold_only_a_few_sockets_at_one_table(people, settings):
     ann = people[0]
     table = await sync_to_async(room_with)(ann)
     sockets = []
-    for _ in range(presence.MAX_SOCKETS_PER_PERSON):
+    for _ in range(settings.SOCKETS_PER_PERSON_PER_TABLE):
         socket = await Player.create(ann, table.pk)
         assert await socket.connect()
         assert (await socket.receive())["type"] == "state"
@@ -121,8 +121,8 @@ async def test_one_person_may_hold_only_a_few_sockets_at_one_table(people):
     refused = await extra.receive()
     assert refused["type"] == "error" and refused["code"] == "too_many_sockets"
     assert "close one" in refused["message"]
-    assert (await extra.comm.receive_output(2))["code"] == 4403
+    assert (await extra.comm.receive_output(2))["code"] == 4429
     count = await sync_to_async(TableConnection.objects.filter(table=table, user=ann).count)()
-    assert count == presence.MAX_SOCKETS_PER_PERSON
+    assert count == settings.SOCKETS_PER_PERSON_PER_TABLE
     for socket in sockets:
         await socket.close()

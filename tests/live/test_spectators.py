@@ -1,5 +1,6 @@
 """Watching a live game without a seat: public information only, over whole games, in both
 formats; a count of those watching; no effect on the game."""
+import asyncio
 import json
 import re
 
@@ -11,7 +12,8 @@ from games import services
 from games.engine import Rules
 from games.models import Table
 from live import rooms
-from tests.live.conftest import Player, play_people_until_over
+from live.consumers import PRESENCE_EVERY_SECONDS
+from tests.live.conftest import Player, play_people_until_over, session_cookie
 from tests.security.cards import final_trick_cards
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -160,3 +162,29 @@ async def test_a_watcher_turns_the_table_to_any_seats_place_and_still_sees_only_
     assert (await ann.receive_until(lambda f: f.get("type") == "error"))["code"] == "not_watching"
     for player in (html, as_json, ann):
         await player.close()
+
+
+async def test_a_watcher_opening_and_closing_a_hundred_times_costs_a_player_a_few_frames(people, django_user_model,
+                                                                                         subscribe):
+    eve = await sync_to_async(django_user_model.objects.create_user)("eve", display_name="Eve")
+    await sync_to_async(subscribe)(eve)
+    table = await sync_to_async(start_friend_table)(people)
+    ann = await Player.create(people[0], table.pk, fmt="html")
+    assert await ann.connect()
+    await ann.receive()
+    await ann.drain()
+    cookie = await sync_to_async(session_cookie)(eve)
+    started = asyncio.get_running_loop().time()
+    for _ in range(100):
+        watcher = await Player.create(eve, table.pk, fmt="html", cookie=cookie)
+        assert await watcher.connect()
+        await watcher.receive(timeout=10)
+        await watcher.comm.disconnect()
+    seconds = asyncio.get_running_loop().time() - started
+    frames = await frames_of(ann)
+    print(f"100 watcher sockets in {seconds:.1f} s: {len(frames)} frames, {sum(map(len, frames))} bytes to a player")
+    assert len(frames) <= seconds / PRESENCE_EVERY_SECONDS + 3, len(frames)
+    # The last news is not lost: nobody is watching now, and the page says so.
+    bars = [frame for frame in frames if 'id="t-bar"' in frame]
+    assert any("1 watching" in bar for bar in bars), "the watcher was shown"
+    assert "watching" not in bars[-1], "and then no one watching"

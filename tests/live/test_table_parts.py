@@ -14,7 +14,7 @@ from games.models import Table
 from games.presenters import draw_table
 from games.history import initial_game
 from games.drawing import changed_parts
-from live.consumers import CLOSE_FORBIDDEN
+from live.consumers import CLOSE_FORBIDDEN, PRESENCE_EVERY_SECONDS
 from tests.live.conftest import Player, seat_people
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -38,6 +38,10 @@ async def html_players(users, table_id):
         assert await player.connect()
         assert 'id="table"' in await player.receive(), "the whole table first"
         players.append(player)
+    # Everyone's arrival is news to the others, sent at most once a second: let it all come.
+    await asyncio.sleep(PRESENCE_EVERY_SECONDS * 1.5)
+    for player in players:
+        await player.drain()
     return players
 
 
