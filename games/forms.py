@@ -1,4 +1,6 @@
 """Forms of the games app: a new solo game, with every house rule of rules.md explained."""
+import collections
+
 from django import forms
 
 from games.engine import Rules
@@ -7,6 +9,11 @@ from games.models import Seat
 MAX_TARGET = 1000
 BOT_LEVELS = Seat.BotLevel.choices
 DEFAULT_BOT_LEVEL = Seat.BotLevel.MEDIUM
+NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
+
+
+def _by_level(item) -> int:
+    return [value for value, _ in BOT_LEVELS].index(item[0])
 
 # (field, choices as (value, label, plain-words explanation)); the first choice is the default.
 RULE_CHOICES = {
@@ -171,6 +178,17 @@ class NewGameForm(forms.Form):
             return "on" if value is True else "" if value in (None, False) else str(value)
 
         return {name: as_field(value) for name, value in self.cleaned_data.items() if name in self.fields}
+
+    def opponents_text(self) -> str:
+        """Whom this game is against, in words: "three Medium computers", "five computers
+        (two Easy, three Hard)"."""
+        levels = collections.Counter(self.seat_bots[1:])
+        names = dict(BOT_LEVELS)
+        count = sum(levels.values())
+        if len(levels) == 1:
+            return f"{NUMBER_WORDS[count]} {names[next(iter(levels))]} computer{'s' if count > 1 else ''}"
+        parts = ", ".join(f"{NUMBER_WORDS[n]} {names[level]}" for level, n in sorted(levels.items(), key=_by_level))
+        return f"{NUMBER_WORDS[count]} computers ({parts})"
 
     # -- groups for the template
     def bot_fields(self):

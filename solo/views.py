@@ -28,7 +28,7 @@ from solo.stats import computer_level, solo_statistics
 
 
 def home(request):
-    context = {}
+    context = {"play_now": _play_now_form(request)}
     if request.user.is_authenticated:
         tables = _my_tables(request.user).filter(status__in=[Table.Status.WAITING, Table.Status.PLAYING])[:3]
         context["unfinished"] = [{"table": table, "resume_url": _resume_url(table)} for table in tables]
@@ -91,8 +91,13 @@ def new_game(request):
 def play_now(request):
     """One click from the home page: a game with the last settings, or against three Medium
     computers with the standard rules."""
+    return _start_solo(request, _play_now_form(request))
+
+
+def _play_now_form(request) -> NewGameForm:
+    """What Play now deals: this browser's last game's settings, or the defaults."""
     remembered = NewGameForm(request.session.get(SETTINGS_KEY) or {})
-    return _start_solo(request, remembered if remembered.is_bound and remembered.is_valid() else NewGameForm.with_defaults())
+    return remembered if remembered.is_bound and remembered.is_valid() else NewGameForm.with_defaults()
 
 
 def _start_solo(request, form: NewGameForm):

@@ -326,7 +326,11 @@ def test_the_last_trick_of_a_deal_is_shown_whole_before_the_deal_is_scored(site,
     assert seen["summary"]["collected"], "the result shows once the trick has gone to its taker"
     shot(page, screens, "table-deal-summary-after-last-trick")
 
-    page.click(".deal-summary [data-dismiss]")
+    # The summary has the focus; Escape closes it and the focus goes back to the hand.
+    page.wait_for_function("() => !!document.activeElement.closest('.deal-summary [data-dismiss]')")
+    page.keyboard.press("Escape")
+    page.wait_for_selector(".deal-summary.dismissed", state="attached")
+    page.wait_for_function("() => !!document.activeElement.closest('#t-me')")
     assert page.locator(".pass-form").count() and "Choose 3 cards" in page.inner_text("#t-centre")
     page.click("[data-toggle=t-previous]")
     panel = page.locator("#t-previous")
@@ -354,3 +358,16 @@ def test_received_cards_keep_their_dot_dimmed_or_not_until_the_first_play(site, 
         shot(page, screens, "table-received-dimmed")
     play_one(page)
     assert page.locator("#t-me .playing-card.received").count() == 0 and note.count() == 0
+
+
+def test_the_first_tab_stop_skips_the_menu(site, open_page):
+    page = open_page("sky")
+    page.goto(site.url + "/")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.className") == "skip-link"
+    assert page.evaluate("document.activeElement.innerText") == "Skip to the content"
+    assert page.locator(".skip-link").is_visible(), "shown while it has the focus"
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.activeElement.id === 'main'")
+    page.keyboard.press("Tab")
+    assert page.evaluate("!document.activeElement.closest('.site-header') && !!document.activeElement.closest('main')")

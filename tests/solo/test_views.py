@@ -135,6 +135,19 @@ def test_new_game_custom_target_and_six_players(ann):
 
 
 @pytest.mark.django_db
+def test_the_home_page_says_what_play_now_deals(ann):
+    home = ann.get(reverse("home")).content.decode()
+    assert "against three Medium computers, to 100 points" in home
+    ann.post(reverse("solo:new"), valid_form(players="6", target="custom", target_custom="42",
+                                              bot_1="hard", bot_2="easy", bot_3="medium", bot_4="hard", bot_5="hard"))
+    home = ann.get(reverse("home")).content.decode()
+    assert "against five computers (one Easy, one Medium, three Hard), to 42 points" in home
+    ann.post(reverse("solo:play_now"))
+    table = Table.objects.order_by("-pk").first()
+    assert table.rules["players"] == 6 and table.rules["target"] == 42, "Play now deals what the page says"
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize("overrides, message", [
     ({"players": "7"}, "Choose 3, 4, 5 or 6 players."),
     ({"target": "custom", "target_custom": ""}, "Enter the number of points the game ends at."),

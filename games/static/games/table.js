@@ -96,7 +96,31 @@
     setup(document);
     tick();
     animate(before);
+    offerSummary();
   }
+
+  /* A deal's summary, once shown, takes the focus from the hand (its button: Enter or Escape
+   * closes it, and the focus goes back to the hand); not from a chat line being typed. */
+  var offered = null;
+  function visibleSummary() {
+    return document.querySelector("#t-overlay .deal-summary:not(.dismissed):not(.after-trick)");
+  }
+  function offerSummary() {
+    var summary = visibleSummary();
+    if (!summary || offered === summary.getAttribute("data-dismiss-key")) return;
+    var active = document.activeElement;
+    var hand = document.getElementById("t-me");
+    if (active && active !== document.body && !(hand && hand.contains(active))) return;
+    offered = summary.getAttribute("data-dismiss-key");
+    var button = summary.querySelector("[data-dismiss]");
+    if (button) button.focus({ preventScroll: true });
+  }
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Escape") return;
+    var summary = visibleSummary();
+    var button = summary && summary.querySelector("[data-dismiss]");
+    if (button) button.click();
+  });
 
   /* Whoever said yes to a rematch is taken to its table when it starts. */
   var goneTo = null;
@@ -302,7 +326,11 @@
       var result = document.querySelector("#t-overlay .deal-summary, #t-overlay .game-over");
       if (result) result.classList.add("after-trick");
       setTimeout(function () {
-        collect(taken, still ? 0 : times.collect, function () { if (result) result.classList.remove("after-trick"); });
+        collect(taken, still ? 0 : times.collect, function () {
+          if (!result) return;
+          result.classList.remove("after-trick");
+          offerSummary();
+        });
       }, shown - Date.now());
     } else if (taken && taken.classList.contains("final")) {
       collect(taken, 0);  // seen already: the note under it shows
@@ -635,6 +663,7 @@
     tick();
     var state = document.getElementById("t-state");
     if (state && state.getAttribute("data-my-turn") === "1") yourTurn({ focusedElsewhere: false, quiet: true });
+    offerSummary();
   }
   document.addEventListener("DOMContentLoaded", shown);
   document.addEventListener("hearts:shown", shown);
