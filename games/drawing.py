@@ -238,7 +238,8 @@ def table_context(table: TableFacts, game: Game, steps: list[Step], view, *, spe
       ``moon`` (choices for the shooter), ``deal_summary``, ``game_over`` (its ``rematch``
       is the caller's to fill in), ``status_text``, ``announcement`` (the last action and
       the status, for screen readers), ``turn_deadline`` (ISO time or None: show a
-      countdown), ``hint``, ``notes`` (learn mode), ``rules_lines``, and the table's URLs.
+      countdown), ``hint``, ``notes`` (learn mode), ``rules_lines``, ``score_sheet`` (each
+      scored deal's ``points`` by seat, and its ``moon`` shooter), and the table's URLs.
     """
     live = table.live
     # ``me``: the seat at the bottom of the table; ``you``: the viewer's seat, None for someone
@@ -326,6 +327,7 @@ def table_context(table: TableFacts, game: Game, steps: list[Step], view, *, spe
         "seats": seats,
         "score_list": [{"name": seats[s]["name"], "score": seats[s]["score"], "is_me": seats[s]["is_me"]}
                        for s in range(n)],
+        "score_sheet": _score_sheet(steps),
         "hand": hand,
         "hand_size": len(view.hand),
         "trick": trick,
@@ -499,6 +501,15 @@ def _steps_of_deal(steps: list[Step], deal: int) -> list[Step]:
     return steps[start:]
 
 
+def _score_sheet(steps: list[Step]) -> list[dict]:
+    """Each scored deal's points for every seat, in order (public: the ``deal_scored`` events),
+    and who shot the moon in it."""
+    return [
+        {"deal": step.deal, "points": event["points"], "moon": event["moon_shooter"]}
+        for step in steps for event in step.events if event["type"] == "deal_scored"
+    ]
+
+
 def _last_scored_deal(steps: list[Step]) -> int:
     for step in reversed(steps):
         if any(event["type"] == "deal_scored" for event in step.events):
@@ -645,7 +656,7 @@ def _announcement(step: Step | None, seats: dict[int, dict], status_text: str, d
 
 
 TABLE_PARTS = ("state", "bar", "alert", "centre", "overlay", "status_line", "announce", "hint_box",
-               "me_area", "coach", "scores", "previous_trick_panel")
+               "me_area", "coach", "scores", "previous_trick_panel", "score_sheet")
 """The blocks of ``_table_parts.html`` drawn for every seat, besides one ``seat_plate`` per
 other seat."""
 

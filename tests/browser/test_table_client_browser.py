@@ -337,6 +337,14 @@ def test_the_last_trick_of_a_deal_is_shown_whole_before_the_deal_is_scored(site,
     assert panel.locator("li").count() == 4 and "last trick of deal 1" in panel.inner_text()
     assert "No trick has been taken yet" not in panel.inner_text()
 
+    # The score sheet: deal 1's points for everyone, and it stays open across updates.
+    page.click("#t-sheet summary")
+    rows = page.locator("#t-sheet tbody tr")
+    assert rows.count() == 1 and rows.first.locator("td").count() == 4
+    shot(page, screens, "table-score-sheet")
+    pass_three(page)
+    assert page.locator("#t-sheet[open]").count() == 1
+
 
 def test_received_cards_keep_their_dot_dimmed_or_not_until_the_first_play(site, open_page, screens):
     page = open_page("rae")

@@ -3,6 +3,7 @@ with no Django, so the browser's offline table draws it with the same code."""
 import doctest
 import importlib
 import random
+import re
 import subprocess
 import sys
 
@@ -170,3 +171,24 @@ def test_the_last_trick_of_a_deal_is_shown_whole_then_kept_in_last_trick(players
     assert context["trick"] == [] and context["last_trick"] is None
     assert context["previous_trick"]["of_deal"] == 1
     assert [p["card"]["code"] for p in context["previous_trick"]["plays"]] == [s.card for s in final_steps]
+
+
+def test_the_score_sheet_has_every_scored_deal_for_every_player():
+    game, _ = _to_the_end_of_deal_one(seed=9)
+    people = tuple(drawing.Person(f"P{n}") for n in range(4))
+    facts = drawing.TableFacts(table_id=1, version=game.ply, people=people)
+    replayed, steps = game_with_history(game.to_dict())
+    context = drawing.table_context(facts, replayed, steps, replayed.view(0))
+    assert [row["deal"] for row in context["score_sheet"]] == [1]
+    assert sum(context["score_sheet"][0]["points"]) in (26, 78), "a deal's points: 26, or a moon's 3 × 26"
+    assert context["score_sheet"][0]["points"] == list(game.scores)
+    whole = drawing.draw(context).whole()
+    sheet = whole[whole.index('id="t-sheet"'):]
+    sheet = sheet[:sheet.index("</details>")]
+    cells = re.findall(r'<td class="num[^"]*">(-?\d+)', sheet)
+    assert cells == [str(p) for p in game.scores] * 2, "deal 1's row, then the totals"
+
+    fresh = Game.new(Rules(), seed=9)
+    _, steps = game_with_history(fresh.to_dict())
+    context = drawing.table_context(facts, fresh, steps, fresh.view(0))
+    assert context["score_sheet"] == [] and "No deal has been scored yet" in drawing.draw(context).whole()

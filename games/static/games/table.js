@@ -153,6 +153,7 @@
       focusedElsewhere: active && active !== document.body && !(hand && hand.contains(active)),
       ticked: ticked,
       previousOpen: previous ? !previous.hidden : false,
+      sheetOpen: !!document.querySelector("#t-sheet[open]"),
       turn: turnKey(state),
       trickCards: centre ? cardsIn(centre) : {}
     };
@@ -186,6 +187,8 @@
     }
     var previous = document.getElementById("t-previous");
     if (previous) previous.hidden = !before.previousOpen;
+    var sheet = document.getElementById("t-sheet");
+    if (sheet) sheet.open = before.sheetOpen;
     var toggle = document.querySelector('[data-toggle="t-previous"]');
     if (toggle) toggle.setAttribute("aria-expanded", before.previousOpen ? "true" : "false");
     var turn = turnKey(document.getElementById("t-state"));
