@@ -295,6 +295,8 @@ def table_context(table: TableFacts, game: Game, steps: list[Step], view, *, spe
         deal_summary = _deal_summary(steps, _last_scored_deal(steps), names, you, n, view.rules.deal_value)
     elif view.deal_number > 1 and not my_steps_this_deal and not view.tricks:
         deal_summary = _deal_summary(steps, view.deal_number - 1, names, you, n, view.rules.deal_value)
+        if deal_summary is not None:
+            deal_summary["goes_on"] = _why_the_game_goes_on(deal_summary, view.rules.target)
 
     game_over = _game_over(table, view, seats, you) if view.phase == "over" or ended else None
 
@@ -499,6 +501,18 @@ def _steps_of_deal(steps: list[Step], deal: int) -> list[Step]:
     while start and steps[start - 1].deal == deal:
         start -= 1
     return steps[start:]
+
+
+def _why_the_game_goes_on(summary: dict, target: int) -> str:
+    """Someone reached the target, yet the game goes on: the lowest score is shared (the
+    rules' ``ties="continue"``). Said in words; "" when nobody reached the target."""
+    totals = [row["total"] for row in summary["rows"]]
+    if max(totals) < target:
+        return ""
+    lowest = min(totals)
+    tied = _join([row["name"] for row in summary["rows"] if row["total"] == lowest])
+    return (f"{tied} share the lowest score, {lowest}, so nobody has won yet: "
+            f"the game goes on until one player alone has the lowest score.")
 
 
 def _score_sheet(steps: list[Step]) -> list[dict]:

@@ -192,3 +192,27 @@ def test_the_score_sheet_has_every_scored_deal_for_every_player():
     _, steps = game_with_history(fresh.to_dict())
     context = drawing.table_context(facts, fresh, steps, fresh.view(0))
     assert context["score_sheet"] == [] and "No deal has been scored yet" in drawing.draw(context).whole()
+
+
+def test_a_game_that_goes_on_after_a_tie_at_the_target_says_why():
+    rules = Rules(target=10, ties="continue")
+    for seed in range(200):  # a deal that takes someone to the target with the lowest score shared
+        game = Game.new(rules, seed=seed)
+        rng = random.Random(seed)
+        while game.deal_number == 1:
+            seat = game.to_act[0]
+            legal = game.legal(seat)
+            game.apply(seat, rng.sample(legal, 3) if game.phase == "pass" else rng.choice(legal))
+        scores = list(game.scores)
+        if game.phase != "over" and max(scores) >= 10:
+            break
+    else:
+        pytest.skip("no seed ties at the target")
+    people = tuple(drawing.Person(f"P{n}") for n in range(4))
+    facts = drawing.TableFacts(table_id=1, version=game.ply, people=people)
+    replayed, steps = game_with_history(game.to_dict())
+    summary = drawing.table_context(facts, replayed, steps, replayed.view(0))["deal_summary"]
+    lowest = min(scores)
+    assert scores.count(lowest) > 1
+    assert f"share the lowest score, {lowest}, so nobody has won yet" in summary["goes_on"]
+    assert "goes-on" in drawing.draw(drawing.table_context(facts, replayed, steps, replayed.view(0))).whole()
