@@ -32,6 +32,12 @@ Rules
    reconnect (``live.presence.restart_clock_after_outage``).
 7. **Watching** (:func:`listed_for_watching`): matched games and friend rooms listed in the
    lobby are offered to watchers; an unlisted room is watched only by those given its link.
+8. **Two chats** (:func:`chat_audience`): the players talk among themselves; watchers, and
+   someone who left a game still being played, talk in the watchers' chat, which the players
+   do not see. In the waiting room there is no chat for visitors without a seat.
+9. **A rematch keeps the places** (:func:`rematch_place`): while its offer is open, the new
+   room keeps a seat for each person who stayed to the end of the finished game, turned so that
+   the one who opened it sits first; someone who left gets no place kept.
 
 >>> seats = [SeatState(0, person=7), SeatState(1, person=8, presence=Presence.LEFT), SeatState(2), SeatState(3)]
 >>> private_seat(seats, 7), private_seat(seats, 8), private_seat(seats, 9)
@@ -179,3 +185,32 @@ def listed_for_watching(kind: str, listed: bool) -> bool:
     """Whether a live game is offered to watchers in the lobby (rule 7): ``kind`` as
     ``games.models.Table.Kind`` spells it."""
     return kind == "matched" or (kind == "friends" and listed)
+
+
+def chat_audience(seated: bool, left: bool, status: str) -> str | None:
+    """Which chat a person at a live table takes part in (rule 8): ``"players"``,
+    ``"watchers"``, or None (no chat); ``status`` as ``games.models.Table.Status`` spells it.
+
+    >>> chat_audience(True, False, "playing"), chat_audience(True, True, "playing"), chat_audience(True, True, "finished")
+    ('players', 'watchers', 'players')
+    >>> chat_audience(False, False, "playing"), chat_audience(False, False, "waiting")
+    ('watchers', None)
+    """
+    if seated and not (left and status == "playing"):
+        return "players"
+    return "watchers" if status != "waiting" else None
+
+
+def rematch_place(seat: int, first: int, players: int, *, person: bool, left: bool) -> int | None:
+    """The seat kept in a rematch's room for whoever sat at ``seat`` of the finished game,
+    when the one who opened the rematch sat at ``first`` (rule 9); None for a computer's seat
+    or someone who left.
+
+    >>> [rematch_place(seat, 2, 4, person=True, left=False) for seat in range(4)]
+    [2, 3, 0, 1]
+    >>> rematch_place(1, 0, 4, person=True, left=True), rematch_place(1, 0, 4, person=False, left=False)
+    (None, None)
+    """
+    if not person or left:
+        return None
+    return (seat - first) % players

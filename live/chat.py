@@ -9,6 +9,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from games import conduct
 from games.models import Seat, Table
 from games.realtime import notify_chat
 from games.services import ActionRejected
@@ -20,16 +21,11 @@ CHAT_BURST_SECONDS = 15
 
 
 def audience(table: Table, user) -> str | None:
-    """Which chat of ``table`` ``user`` takes part in: ``"players"`` (seated, and not left
-    while the game goes on), ``"watchers"`` (watching the game: no seat, or one left), or
-    None (a visitor of the waiting room). Whether a watcher may watch at all is the caller's
+    """Which chat of ``table`` ``user`` takes part in (``games.conduct.chat_audience``):
+    ``"players"``, ``"watchers"`` or None. Whether a watcher may watch at all is the caller's
     question (``accounts.selectors.has_live_access``)."""
     seat = Seat.objects.filter(table_id=table.pk, user=user).only("resigned").first()
-    if seat is not None and not (seat.resigned and table.status == Table.Status.PLAYING):
-        return "players"
-    if table.status != Table.Status.WAITING:
-        return "watchers"
-    return None
+    return conduct.chat_audience(seat is not None, seat is not None and seat.resigned, table.status)
 
 
 def post_chat(table_id: int, user, text: str) -> ChatMessage:

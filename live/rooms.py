@@ -242,8 +242,10 @@ def _kept_seats(room: Table) -> dict[int, int] | None:
     if finished is None:
         return None
     seats = list(finished.seats.all())
-    first = finished.rematch["first"]
-    return {seat.user_id: (seat.number - first) % len(seats) for seat in seats if seat.user_id and not seat.resigned}
+    kept = {seat.user_id: conduct.rematch_place(seat.number, finished.rematch["first"], len(seats),
+                                                person=seat.user_id is not None, left=seat.resigned)
+            for seat in seats}
+    return {user: place for user, place in kept.items() if place is not None}
 
 
 def _open_rematch(table: Table, seats: list[Seat], first: Seat) -> dict:

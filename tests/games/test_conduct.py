@@ -152,3 +152,26 @@ class TableOfPeople(RuleBasedStateMachine):
 
 TableOfPeople.TestCase.settings = settings(max_examples=200, stateful_step_count=40, deadline=None)
 test_a_table_of_people = TableOfPeople.TestCase
+
+
+@given(players=st.integers(3, 6), first=st.integers(0, 5), data=st.data())
+def test_a_rematch_keeps_distinct_places_for_those_who_stayed_the_opener_first(players, first, data):
+    first %= players
+    people = data.draw(st.lists(st.booleans(), min_size=players, max_size=players))
+    left = data.draw(st.lists(st.booleans(), min_size=players, max_size=players))
+    people[first], left[first] = True, False  # the one who opens the rematch stayed
+    kept = [conduct.rematch_place(seat, first, players, person=people[seat], left=left[seat]) for seat in range(players)]
+    places = [place for place in kept if place is not None]
+    assert len(places) == len(set(places)) and all(0 <= place < players for place in places)
+    assert kept[first] == 0
+    assert [place is not None for place in kept] == [people[s] and not left[s] for s in range(players)]
+
+
+@given(seated=st.booleans(), left=st.booleans(), status=st.sampled_from(["waiting", "playing", "finished", "abandoned"]))
+def test_chat_goes_to_the_players_or_the_watchers_never_both(seated, left, status):
+    audience = conduct.chat_audience(seated, left and seated, status)
+    assert audience in ("players", "watchers", None)
+    if seated and left and status == "playing":
+        assert audience == "watchers", "someone who left a game in play talks with the watchers"
+    if not seated:
+        assert audience == (None if status == "waiting" else "watchers")
