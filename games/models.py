@@ -12,6 +12,8 @@ import secrets
 from django.conf import settings
 from django.db import models
 
+from games.protocol import PACES
+
 
 def new_room_code() -> str:
     return secrets.token_urlsafe(8)
@@ -59,6 +61,10 @@ class Table(models.Model):
     turn_timer_seconds = models.PositiveSmallIntegerField(default=0, help_text="0 means no timer")
     autoplay_forced = models.BooleanField(
         default=False, help_text="A person's only legal card is played for them (a solo player's choice)."
+    )
+    pace = models.CharField(
+        max_length=8, choices=[(name, name.title()) for name in PACES], default="normal",
+        help_text="How fast the computers play (a solo player's choice, games.protocol.PACES).",
     )
     turn_deadline = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -102,6 +102,27 @@ def parse_move(data) -> tuple[object, int | None]:
     raise BadMove("Play a card, pass 3 cards or choose how to score the moon.")
 
 
+PACES = {"slow": 1.75, "normal": 1.0, "fast": 0.45, "instant": 0.0}
+"""A solo table's pace: the pause before each computer's card, times ``BOT_DELAY_SECONDS``."""
+
+
+def parse_pace(data) -> str:
+    """The pace of ``{"action": "pace", "pace": ...}``, one of :data:`PACES`. Raises
+    :class:`BadMove` otherwise.
+
+    >>> parse_pace({"pace": "fast"})
+    'fast'
+    >>> parse_pace({"pace": "ludicrous"})
+    Traceback (most recent call last):
+    ...
+    games.protocol.BadMove: Choose a pace: slow, normal, fast or instant.
+    """
+    pace = _one(data, "pace")
+    if pace not in PACES:
+        raise BadMove("Choose a pace: slow, normal, fast or instant.")
+    return pace
+
+
 TABLE_SOCKET_ROUTE = "ws/table/<int:table_id>/"
 """Where a table's websocket listens (:mod:`live.routing`); one per table, solo or live."""
 

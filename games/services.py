@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import bots, conduct, snapshots, statements, storage
+from games import bots, conduct, protocol, snapshots, statements, storage
 from games.engine import Card, Game, IllegalAction, Rules
 from games.faults import describe
 from games.models import Action, Seat, Table
@@ -269,12 +269,12 @@ def plan_next(table: Table, game: Game, seats: list[Seat] | None = None) -> None
     """Schedule computer turns and (re)start the turn timer for whoever must act now."""
     seats = {seat.number: seat for seat in (table.seats.all() if seats is None else seats)}
     waiting_on = [seats[number] for number in game.to_act]
+    pause = settings.BOT_DELAY_SECONDS * protocol.PACES.get(table.pace, 1.0)
     if any(seat.computer_plays for seat in waiting_on):
-        delay = 0 if game.phase == "pass" else settings.BOT_DELAY_SECONDS
-        schedule("games.play_computer_turns", table.pk, table.version, countdown=delay)
+        schedule("games.play_computer_turns", table.pk, table.version, countdown=0 if game.phase == "pass" else pause)
     people = [seat for seat in waiting_on if not seat.computer_plays]
     if forced_card(table, game, seats) is not None:
-        schedule("games.play_forced_card", table.pk, table.version, countdown=settings.BOT_DELAY_SECONDS)
+        schedule("games.play_forced_card", table.pk, table.version, countdown=pause)
     if table.turn_timer_seconds and people:
         turn_starts = game.phase != "pass" or table.turn_deadline is None
         if turn_starts:
@@ -285,6 +285,34 @@ def plan_next(table: Table, game: Game, seats: list[Seat] | None = None) -> None
             schedule("games.turn_timeout", table.pk, table.turn_deadline.isoformat(), table.version, countdown=seconds)
     else:
         table.turn_deadline = None
+
+
+def set_pace(table_id: int, user, pace: str) -> None:
+    """The solo player of ``table_id`` chose how fast the computers play (``protocol.PACES``);
+    from the next computer card on. Live tables keep one pace for everyone."""
+    table = Table.objects.filter(pk=table_id).only("kind", "pace").first()
+    if table is None or table.is_live:
+        raise ActionRejected("not_solo", "Live tables keep one pace for everyone.")
+    if not Seat.objects.filter(table_id=table_id, user=user).exists():
+        raise ActionRejected("no_seat", "You have no seat at this table.")
+    Table.objects.filter(pk=table_id).update(pace=pace)
+
+
+def hurry(table_id: int, user) -> bool:
+    """The solo player of ``table_id`` asked the computers not to wait: the ones to act now
+    play at once (their planned turn is then stale). True when a computer was to act."""
+    with task_batch(), transaction.atomic():
+        table = Table.objects.select_for_update().filter(pk=table_id).first()
+        if table is None or table.is_live or table.status != Table.Status.PLAYING:
+            return False
+        seats = {seat.number: seat for seat in table.seats.all()}
+        if not any(seat.user_id == user.pk for seat in seats.values()):
+            return False
+        game = load_game(table)
+        if not any(seats[number].computer_plays for number in game.to_act):
+            return False
+        schedule("games.play_computer_turns", table.pk, table.version, countdown=0)
+    return True
 
 
 def awaiting_arrivals(table: Table, game: Game, seats) -> bool:

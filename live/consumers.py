@@ -421,6 +421,12 @@ class TableConsumer(AsyncWebsocketConsumer):
             return await self.come_back()
         if action == "watch":
             return await self.watch_from(frame.get("seat"))
+        if action == "pace":
+            return await self.set_pace(frame)
+        if action == "hurry":
+            if self.seat_number is not None:
+                await db(services.hurry)(self.table_id, self.user)
+            return
         if action == "report":
             message_id = protocol.whole_number(frame.get("message"))
             if message_id is None or not await db(chat.report_chat)(self.table_id, message_id, self.user):
@@ -429,7 +435,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not isinstance(action, str) or action not in protocol.MOVE_KINDS:
             shown = action[:20] if isinstance(action, str) else "nothing" if action is None else "not a word"
             return await self.reject(
-                "unknown_action", f"Unknown action {shown!r}: send play, pass, moon, back, watch, hint or sync."
+                "unknown_action", f"Unknown action {shown!r}: send play, pass, moon, back, watch, hint, pace, hurry or sync."
             )
         if self.seat_number is None:
             return await self.reject("no_seat", "You have no seat at this table, so you cannot play.")
@@ -457,6 +463,16 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         if self.format == "json":
             await self.send(text_data=json.dumps({"type": "ack", "version": outcome.version}))
+
+    async def set_pace(self, frame):
+        """A solo player chose how fast the computers play (``games.protocol.PACES``)."""
+        try:
+            pace = protocol.parse_pace(frame)
+            await db(services.set_pace)(self.table_id, self.user, pace)
+        except protocol.BadMove as problem:
+            return await self.reject("malformed", str(problem))
+        except services.ActionRejected as rejected:
+            return await self.reject(rejected.code, str(rejected))
 
     async def watch_from(self, seat):
         """Someone watching turns the table to another seat's place (public information only)."""

@@ -379,3 +379,26 @@ def test_the_first_tab_stop_skips_the_menu(site, open_page):
     page.wait_for_function("() => document.activeElement.id === 'main'")
     page.keyboard.press("Tab")
     assert page.evaluate("!document.activeElement.closest('.site-header') && !!document.activeElement.closest('main')")
+
+
+def test_the_speed_setting_reaches_the_computers(site, open_page):
+    page = open_page("pat")
+    new_game(page, site)
+    wait_for_turn(page)
+    table_id = page.url.rstrip("/").split("/")[-1]
+    page.select_option('[data-setting="speed"]', "instant")
+
+    def pace() -> str:
+        script = f"from games.models import Table; print(Table.objects.get(pk={table_id}).pace)"
+        done = subprocess.run([sys.executable, "manage.py", "shell", "-c", script], cwd=ROOT, env=site.env,
+                              capture_output=True, text=True, timeout=60)
+        return done.stdout.strip().splitlines()[-1]
+
+    for _ in range(50):
+        if pace() == "instant":
+            break
+        page.wait_for_timeout(200)
+    assert pace() == "instant"
+    page.reload()  # the choice is remembered, and sent again with the socket
+    page.wait_for_selector("#table[data-synced='1']")
+    assert page.input_value('[data-setting="speed"]') == "instant"

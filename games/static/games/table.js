@@ -24,7 +24,8 @@
   var SPEEDS = {  // milliseconds: a card sliding in, a finished trick shown, the trick leaving
     slow: { slide: 450, hold: 1800, collect: 550 },
     normal: { slide: 280, hold: 1000, collect: 380 },
-    fast: { slide: 140, hold: 450, collect: 200 }
+    fast: { slide: 140, hold: 450, collect: 200 },
+    instant: { slide: 0, hold: 250, collect: 0 }
   };
   var TURN_MARK = /^● Your turn( · \d+s)? · /;
 
@@ -642,7 +643,29 @@
     note.hidden = !offline;
   }
 
-  document.addEventListener("htmx:wsOpen", function () { openedAt = Date.now(); connectionState(true); });
+  document.addEventListener("htmx:wsOpen", function () { openedAt = Date.now(); connectionState(true); sendPace(); });
+
+  /* A solo table plays its computers at the chosen speed (the server's pace); a click on the
+   * table's centre while they are to play asks them not to wait. */
+  function sendThrough(id, values) {
+    var form = document.getElementById(id);
+    if (!form || !window.htmx || offline) return;
+    Object.keys(values).forEach(function (name) { form.elements[name].value = values[name]; });
+    htmx.trigger(form, "submit");
+  }
+  function sendPace() { sendThrough("pace-form", { pace: setting("speed", "normal") }); }
+  document.addEventListener("change", function (event) {
+    if (event.target.matches && event.target.matches('[data-setting="speed"]')) setTimeout(sendPace, 0);
+  });
+  document.addEventListener("click", function (event) {
+    var table = document.getElementById("table");
+    if (!table || !event.target.closest("#t-centre") || table.classList.contains("my-turn")) return;
+    if (table.getAttribute("data-phase") !== "play") return;
+    sendThrough("hurry-form", {});
+    busyUntil = 0;  // and what has come already is shown at once
+    if (pumping) { clearTimeout(pumping); pumping = null; }
+    pump();
+  });
   document.addEventListener("htmx:wsClose", function (event) {
     var detail = event.detail || {};
     if (event.target.isConnected && detail.event && RECONNECTING.indexOf(detail.event.code) >= 0) {
