@@ -156,6 +156,10 @@ def test_a_finished_offline_game_is_kept_with_the_players_games_when_the_network
     ready(page)
     row = page.locator("#offline-games li")
     assert row.count() == 1 and "kept" not in row.inner_text()
+    # Readable (the page's link colour, not the header's white) and in the player's own time.
+    colour = page.eval_on_selector("#offline-games button.link", "b => getComputedStyle(b).color")
+    assert colour == "rgb(11, 94, 215)", colour
+    assert "Dec" in row.inner_text() and "2026-12-01" not in row.inner_text(), row.inner_text()
     network_back(page)
     page.wait_for_selector("#offline-games .offline-kept")
     shot(page, screens, "offline-game-kept")

@@ -76,6 +76,13 @@
   // that failed waits for the next chance.
   document.addEventListener("visibilitychange", function () { if (!document.hidden) sendFinished(); });
 
+  /* When a game began, in the player's own time zone ("5 Dec, 14:03"). */
+  function localTime(iso) {
+    var when = new Date(iso || "");
+    if (isNaN(when)) return "an unknown day";
+    return when.toLocaleString(undefined, { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+  }
+
   function showGames(keepHidden) {
     var all = games();
     var ids = Object.keys(all).sort(function (a, b) { return (all[b].started || "").localeCompare(all[a].started || ""); });
@@ -87,7 +94,7 @@
       button.type = "button";
       button.className = "link";
       button.setAttribute("data-resume", id);
-      button.textContent = (isOver(saved) ? "See" : "Resume") + " the game of " + (saved.started || "").slice(0, 16).replace("T", " ") + " (" + saved.level + ")";
+      button.textContent = (isOver(saved) ? "See" : "Resume") + " the game of " + localTime(saved.started) + " (" + saved.level + ")";
       item.appendChild(button);
       if (saved.kept) {
         var link = document.createElement("a");
