@@ -651,11 +651,10 @@ def _announcement(step: Step | None, seats: dict[int, dict], status_text: str, d
     """What a screen reader says after a change: the last action of this deal, in words, then
     the status. (The last action of the deal before is not repeated: its cards are dealt again.)"""
     said = []
-    if step is not None and step.deal != deal:
-        said.append(f"Deal {step.deal} is over.")
-    elif step is not None:
+    if step is not None:
+        ended = step.deal != deal  # its cards are in new hands now: the card is not named
         name = seats[step.seat]["name"]
-        if step.kind == "play":
+        if step.kind == "play" and not ended:
             said.append(_does(name, "play", "plays") + f" the {Card.parse(step.card).name}.")
         elif step.kind == "pass":
             said.append(_does(name, "pass", "passed") + " 3 cards.")
@@ -663,10 +662,18 @@ def _announcement(step: Step | None, seats: dict[int, dict], status_text: str, d
             if event["type"] == "trick_won":
                 winner = seats[event["seat"]]["name"]
                 points = event["points"]
-                said.append(_does(winner, "take", "takes") + " the trick"
+                said.append(_does(winner, "take", "takes") + (" the last trick" if ended else " the trick")
                             + (f", {points} point{'' if points == 1 else 's'}." if points else "."))
+            elif event["type"] == "deal_scored":
+                said.append(f"Deal {step.deal} is over. This deal: {_said_by_seat(seats, event['points'])}. "
+                            f"Scores: {_said_by_seat(seats, event['scores'])}.")
     said.append(status_text)
     return " ".join(said)
+
+
+def _said_by_seat(seats: dict[int, dict], values) -> str:
+    """``values`` by seat, in words: "You 3, Ben 13, Cleo 0, Dev 10"."""
+    return ", ".join(f"{seats[seat]['name']} {value}" for seat, value in enumerate(values))
 
 
 TABLE_PARTS = ("state", "bar", "alert", "centre", "overlay", "status_line", "announce", "hint_box",

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import bots, drawing
-from games.engine import Game, Rules
+from games.engine import Card, Game, Rules
 from games.history import game_with_history, step_of
 
 PURE = ["games.drawing", "games.history", "games.templating", "games.offline"]
@@ -162,6 +162,13 @@ def test_the_last_trick_of_a_deal_is_shown_whole_then_kept_in_last_trick(players
     assert 'class="trick final"' in whole and 'data-deal-ended="1"' in whole
     assert "Choose 3 cards" in whole, "the pass note shows under the trick"
     assert "No trick has been taken yet" not in whole
+    # A screen reader hears who took the last trick, that the deal is over and the scores.
+    said = context["announcement"]
+    assert f"{context['seats'][winner]['name']} take" in said and "the last trick" in said
+    scored = next(e for e in final_steps[-1].events if e["type"] == "deal_scored")
+    assert "Deal 1 is over. This deal: You " + str(scored["points"][0]) in said
+    assert "Scores: You " + str(scored["scores"][0]) in said
+    assert final_steps[-1].card not in said and Card.parse(final_steps[-1].card).name not in said
 
     # Someone passes: the centre is the new deal's; the panel keeps the last trick of deal 1.
     seat = next(s for s in game.to_act if s != 0)
