@@ -88,4 +88,6 @@ async def test_a_flood_of_sockets_leaves_nothing_behind(people, settings):
     print(f"300 sockets opened and closed: memory grew by {grown / 1024:.0f} KiB; "
           f"places {server.socket_places()}, open sockets {len(server._sockets)}, group members {members}")
     assert server.socket_places() == 0 and not server._sockets and members == 0
-    assert grown < 512 * 1024, f"memory came back after the flood (grew {grown / 1024:.0f} KiB)"
+    # Bounded caches (the database connection's log of queries, compiled statements) fill a
+    # little meanwhile: well under 4 KiB a socket; the flood reported kept 57 KB a socket.
+    assert grown < 300 * 4 * 1024, f"memory came back after the flood (grew {grown / 1024:.0f} KiB)"
