@@ -11,6 +11,8 @@ from games.models import Table
 
 BEFORE = [("games", "0012_table_offline_id")]
 AFTER = [("games", "0014_remove_table_state")]
+LATER_FIELDS = ("pace",)
+"""Table columns added after ``AFTER`` (0016)."""
 
 
 def latest():
@@ -57,13 +59,14 @@ def test_stored_games_move_from_state_to_the_action_rows_and_back(django_user_mo
         apps.get_model("games", "Table").objects.create(host_id=user.pk, rules=Rules().to_dict(), seed=5)
 
         migrate(AFTER)
+        at_after = Table.objects.defer(*LATER_FIELDS)  # the columns later migrations add are not there yet
         for pk, game in ((kept, kept_game), (lost, lost_game)):
-            table = Table.objects.get(pk=pk)
+            table = at_after.get(pk=pk)
             assert storage.game_of_row(table).to_dict() == game.to_dict()
             assert (table.ply, table.deal_number, table.scores) == (game.ply, game.deal_number, list(game.scores))
-        versions = list(Table.objects.get(pk=kept).actions.values_list("ply", "version"))
+        versions = list(at_after.get(pk=kept).actions.values_list("ply", "version"))
         assert versions == [(ply, ply + 1) for ply in range(1, 61)], "plies from 1, the versions they made kept"
-        assert not Table.objects.exclude(pk__in=[kept, lost]).get().has_game
+        assert not at_after.exclude(pk__in=[kept, lost]).get().has_game
 
         apps = migrate(BEFORE)
         OldTable = apps.get_model("games", "Table")
