@@ -20,9 +20,11 @@ seat's cards.
 """
 from __future__ import annotations
 
+import bisect
 import collections
 import functools
 import json
+import operator
 import re
 from dataclasses import dataclass, field
 
@@ -517,11 +519,17 @@ def _why_the_game_goes_on(summary: dict, target: int) -> str:
 
 def _score_sheet(steps: list[Step]) -> list[dict]:
     """Each scored deal's points for every seat, in order (public: the ``deal_scored`` events),
-    and who shot the moon in it."""
-    return [
-        {"deal": step.deal, "points": event["points"], "moon": event["moon_shooter"]}
-        for step in steps for event in step.events if event["type"] == "deal_scored"
-    ]
+    and who shot the moon in it. A deal is scored by its last step, found by bisection: every
+    seat is drawn at every move, and a whole game's history is long."""
+    rows = []
+    for deal in range(1, (steps[-1].deal if steps else 0) + 1):
+        last = steps[bisect.bisect_right(steps, deal, key=_deal_of) - 1]
+        rows += [{"deal": deal, "points": event["points"], "moon": event["moon_shooter"]}
+                 for event in last.events if event["type"] == "deal_scored"]
+    return rows
+
+
+_deal_of = operator.attrgetter("deal")
 
 
 def _last_scored_deal(steps: list[Step]) -> int:
@@ -607,16 +615,18 @@ def _status_text(view, seats, me, ended, table) -> str:
 
 
 def _final_trick(steps: list[Step], deal: int) -> "Trick | None":
-    """The last trick of ``deal``, from the public steps: its plays, up to its ``trick_won``."""
-    final, plays = None, []
-    for step in steps:
-        if step.deal != deal or step.kind != "play":
+    """The last trick of ``deal``, from the public steps: the plays after the trick before it,
+    found from the end (as :func:`_steps_of_deal`)."""
+    plays, winner = [], None
+    for step in reversed(steps):
+        if step.deal > deal or step.kind != "play":
             continue
+        won = next((event["seat"] for event in step.events if event["type"] == "trick_won"), None)
+        if step.deal < deal or (plays and won is not None):
+            break  # the deal before, or the trick before
+        winner = won if not plays else winner
         plays.append((step.seat, Card.parse(step.card)))
-        for event in step.events:
-            if event["type"] == "trick_won":
-                final, plays = Trick(plays[0][0], tuple(plays), event["seat"]), []
-    return final
+    return Trick(plays[-1][0], tuple(reversed(plays)), winner) if plays and winner is not None else None
 
 
 def _taken_trick(done, seats: dict[int, dict], rules, of_deal: "int | None" = None) -> dict:

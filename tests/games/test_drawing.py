@@ -223,3 +223,36 @@ def test_a_game_that_goes_on_after_a_tie_at_the_target_says_why():
     assert scores.count(lowest) > 1
     assert f"share the lowest score, {lowest}, so nobody has won yet" in summary["goes_on"]
     assert "goes-on" in drawing.draw(drawing.table_context(facts, replayed, steps, replayed.view(0))).whole()
+
+
+def _plain_score_sheet(steps):
+    return [{"deal": step.deal, "points": event["points"], "moon": event["moon_shooter"]}
+            for step in steps for event in step.events if event["type"] == "deal_scored"]
+
+
+def _plain_final_trick(steps, deal):
+    final, plays = None, []
+    for step in steps:
+        if step.deal == deal and step.kind == "play":
+            plays.append((step.seat, Card.parse(step.card)))
+            won = [event["seat"] for event in step.events if event["type"] == "trick_won"]
+            if won:
+                final, plays = (tuple(plays), won[0]), []
+    return final
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(3, 6))
+def test_the_score_sheet_and_a_deals_last_trick_found_quickly_equal_a_plain_walk(seed, players):
+    game = Game.new(Rules(players=players, target=60, moon="choose"), seed=seed)
+    rng = random.Random(seed)
+    while game.phase != "over":
+        seat = game.to_act[0]
+        legal = game.legal(seat)
+        game.apply(seat, rng.sample(legal, 3) if game.phase == "pass" else rng.choice(legal))
+        _, steps = game_with_history(game.to_dict())
+        assert drawing._score_sheet(steps) == _plain_score_sheet(steps)
+        finished = game.deal_number if game.phase == "over" else game.deal_number - 1
+        for deal in {deal for deal in (1, finished) if 1 <= deal <= finished}:  # scored deals: where it is asked
+            quick = drawing._final_trick(steps, deal)
+            assert (None if quick is None else (quick.plays, quick.winner)) == _plain_final_trick(steps, deal)
