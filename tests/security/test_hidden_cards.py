@@ -73,7 +73,8 @@ def baseline_mentions(table, url_user):
 
 def check_pages(clients, table, game, step, visited, include_other_pages, baseline):
     leaks = []
-    public = rules_sentences(table.rules)
+    # The room's code is random letters in its links ("/live/room/TH-AIRq…"): not a card.
+    public = rules_sentences(table.rules) + ([table.code] if table.code else [])
     for seat_number, (user, client) in clients.items():
         hidden = hidden_from(game, seat_number)
         for url, about_table in seated_pages(table, user):
