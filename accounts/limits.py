@@ -15,7 +15,8 @@ process's own memory on the embedded default, where there is one process).
   out from elsewhere.
 
 The client address is ``REMOTE_ADDR``, or the header named by ``LOGIN_CLIENT_IP_HEADER``
-behind a proxy (the same rule django-axes follows); IPv6 clients are counted by /64.
+behind a proxy (:func:`client_address`, which django-axes uses too); the limits count IPv6
+clients by /64.
 """
 from __future__ import annotations
 
@@ -64,7 +65,10 @@ class RefusalMiddleware:
 
 
 def client_address(request) -> str:
-    """The client's address, as django-axes reads it."""
+    """The client's address: the first of ``AXES_IPWARE_META_PRECEDENCE_ORDER`` (the proxy's
+    header named by ``LOGIN_CLIENT_IP_HEADER``, then ``REMOTE_ADDR``). django-axes reads it
+    here too (``AXES_CLIENT_IP_CALLABLE``): without django-ipware it would read only
+    ``REMOTE_ADDR``."""
     for header in settings.AXES_IPWARE_META_PRECEDENCE_ORDER:
         value = request.META.get(header, "")
         if value:

@@ -152,6 +152,7 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
+AXES_CLIENT_IP_CALLABLE = "accounts.limits.client_address"  # one reading of the address, as the limits'
 AXES_IPWARE_META_PRECEDENCE_ORDER = tuple(
     header for header in (os.environ.get("LOGIN_CLIENT_IP_HEADER", ""), "REMOTE_ADDR") if header
 )

@@ -95,3 +95,15 @@ def test_staff_unlock_an_account_in_the_admin(client, player, password, settings
                           {"action": "delete_selected", "_selected_action": ids, "post": "yes"})
     assert response.status_code == 302
     assert attempt(Client(), "alice", password, address="10.2.2.2").status_code == 302
+
+
+def test_behind_a_proxy_the_lock_and_the_limits_read_the_header_the_proxy_sets(client, player, password, settings):
+    settings.AXES_IPWARE_META_PRECEDENCE_ORDER = ("HTTP_X_REAL_IP", "REMOTE_ADDR")
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        client.post(reverse(LOGIN), {"username": "alice", "password": "wrong"}, REMOTE_ADDR="10.0.0.9",
+                    HTTP_X_REAL_IP="203.0.113.5")
+    assert AccessAttempt.objects.get(username="alice").ip_address == "203.0.113.5"
+    owner = Client()
+    response = owner.post(reverse(LOGIN), {"username": "alice", "password": password}, REMOTE_ADDR="10.0.0.9",
+                          HTTP_X_REAL_IP="198.51.100.7")
+    assert response.status_code == 302, "another client behind the same proxy is not locked"
