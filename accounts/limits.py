@@ -20,6 +20,7 @@ clients by /64.
 """
 from __future__ import annotations
 
+import ipaddress
 import math
 from dataclasses import dataclass
 
@@ -64,16 +65,22 @@ class RefusalMiddleware:
         return None
 
 
-def client_address(request) -> str:
+def client_address(request) -> str | None:
     """The client's address: the first of ``AXES_IPWARE_META_PRECEDENCE_ORDER`` (the proxy's
     header named by ``LOGIN_CLIENT_IP_HEADER``, then ``REMOTE_ADDR``). django-axes reads it
     here too (``AXES_CLIENT_IP_CALLABLE``): without django-ipware it would read only
     ``REMOTE_ADDR``."""
     for header in settings.AXES_IPWARE_META_PRECEDENCE_ORDER:
-        value = request.META.get(header, "")
-        if value:
-            return value.split(",")[0].strip()
-    return request.META.get("REMOTE_ADDR", "") or "unknown"
+        value = request.META.get(header, "").split(",")[0].strip()
+        try:
+            return str(ipaddress.ip_address(value))
+        except ValueError:
+            continue  # absent or not an address: axes stores addresses in an address column
+    return None  # a request made in code (a test client's login): axes stores no address
+
+
+def _address_key(request) -> str:
+    return client_address(request) or "unknown"
 
 
 def _count(request, group: str, key: str, rate: str, what: str, *, increment: bool = True) -> "Refusal | None":
@@ -85,7 +92,7 @@ def _count(request, group: str, key: str, rate: str, what: str, *, increment: bo
 
 def make_guest(request) -> None:
     """Counts one more guest for this client; raises :class:`TooMany` beyond the limit."""
-    refused = _count(request, "guests", client_address(request), settings.GUESTS_PER_ADDRESS,
+    refused = _count(request, "guests", _address_key(request), settings.GUESTS_PER_ADDRESS,
                      "Too many new games without an account from your network")
     if refused:
         raise TooMany(refused)
@@ -93,7 +100,7 @@ def make_guest(request) -> None:
 
 def ask_password_reset(request, email: str) -> "tuple[Refusal | None, bool]":
     """``(refusal, send)``: a refusal for this client, or whether an e-mail may go to ``email``."""
-    refused = _count(request, "reset-address", client_address(request), settings.RESET_EMAILS_PER_ADDRESS,
+    refused = _count(request, "reset-address", _address_key(request), settings.RESET_EMAILS_PER_ADDRESS,
                      "Too many password-reset requests from your network")
     if refused:
         return refused, False
@@ -102,14 +109,14 @@ def ask_password_reset(request, email: str) -> "tuple[Refusal | None, bool]":
 
 def login_refused(request) -> "Refusal | None":
     """Whether this client failed to log in too often (nothing is counted here)."""
-    return _count(request, "failed-logins", client_address(request), settings.FAILED_LOGINS_PER_ADDRESS,
+    return _count(request, "failed-logins", _address_key(request), settings.FAILED_LOGINS_PER_ADDRESS,
                   "Too many failed logins from your network", increment=False)
 
 
 def count_failed_login(sender, request=None, **kwargs) -> None:
     """A login from this client failed (receives django's ``user_login_failed``)."""
     if request is not None:
-        _count(request, "failed-logins", client_address(request), settings.FAILED_LOGINS_PER_ADDRESS, "")
+        _count(request, "failed-logins", _address_key(request), settings.FAILED_LOGINS_PER_ADDRESS, "")
 
 
 def too_many(request, refusal: Refusal):
