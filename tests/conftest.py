@@ -1,3 +1,5 @@
+import uuid
+
 import pytest
 
 
@@ -77,7 +79,10 @@ def celery_worker_process(transactional_db, settings):
 def _front_door_counts_of_this_test_only(settings, request):
     """Each test counts its own guests, resets and failed logins (accounts.limits): the
     counts live in the cache, shared by the whole run (Redis on the production settings)."""
-    settings.RATELIMIT_CACHE_PREFIX = f"rl:{request.node.nodeid}:"
+    settings.RATELIMIT_CACHE_PREFIX = f"rl:{_RUN}:{request.node.nodeid}:"  # Redis keeps counts between runs
+
+
+_RUN = uuid.uuid4().hex[:12]
 
 
 @pytest.fixture(autouse=True)
