@@ -32,7 +32,7 @@ from jinja2 import meta, nodes
 from markupsafe import Markup
 
 from games import conduct, learn
-from games.engine import Card, Game, PassDirection, Rules, Trick
+from games.engine import Card, Game, PassDirection, Rules, Suit, Trick
 from games.history import Step
 from games.templating import table_templates
 
@@ -353,7 +353,10 @@ def table_context(table: TableFacts, game: Game, steps: list[Step], view, *, spe
         "can_hint": not live and not spectator and view.phase in ("pass", "play", "moon_choice"),
         "kitty": [card_info(card) for card in view.kitty],
         "kitty_size": view.kitty_size,
+        # The kitty goes with the deal's first trick: face up once it is taken.
+        "kitty_taker": seats[view.tricks[0].winner]["name"] if view.kitty and view.tricks else None,
         "removed": [card_info(card) for card in view.removed],
+        "played_by_suit": _played_by_suit(view.played),
         "target": view.rules.target,
         "rules_lines": table.rules_lines,
         **table.urls,
@@ -515,6 +518,22 @@ def _why_the_game_goes_on(summary: dict, target: int) -> str:
     tied = _join([row["name"] for row in summary["rows"] if row["total"] == lowest])
     return (f"{tied} share the lowest score, {lowest}, so nobody has won yet: "
             f"the game goes on until one player alone has the lowest score.")
+
+
+_TRACKED_SUITS = tuple(Suit(letter) for letter in "CDSH")
+
+
+def _played_by_suit(played) -> list[dict]:
+    """The cards played so far this deal (the card tracker; public), by suit, high to low.
+
+    >>> [(row["suit"], [c["rank"] for c in row["cards"]]) for row in _played_by_suit({Card.parse("QS"), Card.parse("2S")})]
+    [('♣', []), ('♦', []), ('♠', ['Q', '2']), ('♥', [])]
+    """
+    by_suit = {suit: [] for suit in _TRACKED_SUITS}
+    for card in sorted(played, reverse=True):
+        by_suit[card.suit].append(card_info(card))
+    return [{"suit": suit.symbol, "plural": suit.plural, "color": "red" if suit.value in ("H", "D") else "black", "cards": cards}
+            for suit, cards in by_suit.items()]
 
 
 def _score_sheet(steps: list[Step]) -> list[dict]:
@@ -687,7 +706,7 @@ def _said_by_seat(seats: dict[int, dict], values) -> str:
 
 
 TABLE_PARTS = ("state", "bar", "alert", "centre", "overlay", "status_line", "announce", "hint_box",
-               "me_area", "coach", "scores", "previous_trick_panel", "score_sheet")
+               "me_area", "coach", "scores", "previous_trick_panel", "score_sheet", "tracker")
 """The blocks of ``_table_parts.html`` drawn for every seat, besides one ``seat_plate`` per
 other seat."""
 
@@ -774,12 +793,13 @@ def part_change(old: str, new: str) -> str:
     return new
 
 
-PIECED_PARTS = ('<div id="t-me"', '<div id="t-seat-')
-PIECE = re.compile(r'(<(button|label|span|div) id="(card-\w\w|me-stats|t-seat-\d-(?:backs|count|taken))".*?</\2>)', re.S)
-"""A piece of your hand or of another seat's plate that changes alone (``me_area`` and
-``seat_plate`` in ``_table_parts.html``): a card of your hand, the line of your points under
-it; the backs of another seat's cards, how many it holds, its points. None holds an element
-of its own kind. Groups: the piece, its tag, its id."""
+PIECED_PARTS = ('<div id="t-me"', '<div id="t-seat-', '<details id="t-tracker"')
+PIECE = re.compile(r'(<(button|label|span|div|td) id="(card-\w\w|me-stats|t-seat-\d-(?:backs|count|taken)|t-tracker-\d)".*?</\2>)', re.S)
+"""A piece of your hand, of another seat's plate or of the card tracker that changes alone
+(``me_area``, ``seat_plate`` and ``tracker`` in ``_table_parts.html``): a card of your hand, the
+line of your points under it; the backs of another seat's cards, how many it holds, its points;
+a suit's cards played. None holds an element of its own kind. Groups: the piece, its tag, its
+id."""
 
 
 def _pieces_change(old: str, new: str) -> "str | None":

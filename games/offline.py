@@ -36,7 +36,7 @@ from games import bots
 from games.drawing import Person, TableDrawing, TableFacts, changed_parts, draw, table_context
 from games.engine import Game, IllegalAction, Rules
 from games.history import game_with_history, step_of
-from games.protocol import BadMove, parse_move
+from games.protocol import BadMove, parse_move, still_current
 
 YOU = 0
 """The player's seat; the computers sit in the others."""
@@ -102,7 +102,9 @@ class OfflineTable:
         except BadMove as problem:
             self.error = str(problem)
             return self.error
-        if version is not None and version != self.game.ply:
+        if version is not None and version != self.game.ply and not (
+                version < self.game.ply and still_current(
+                    YOU, action, [(move["seat"], move["action"]) for move in self.game.log(version)])):
             return None
         try:
             self._apply(YOU, action)

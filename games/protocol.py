@@ -21,6 +21,22 @@ LARGEST_NUMBER = 10**9
 """Versions, seats and plies are far below this; a larger number is not one of ours."""
 
 
+def still_current(seat: int, action, moves_since) -> bool:
+    """Whether a move made on an earlier position of the table stands, given the moves made
+    since (``(seat, action)`` pairs): only when nothing was, or when it is a pass and every move
+    since was another seat's pass, because passing is simultaneous: the player chose from the
+    hand they still hold. A second copy of the seat's own pass stays stale.
+
+    >>> still_current(0, ["2C", "3C", "4C"], [(1, ["AS", "KS", "QS"])])
+    True
+    >>> still_current(0, ["2C", "3C", "4C"], [(0, ["2C", "3C", "4C"])]), still_current(0, "2C", [(1, "3C")])
+    (False, False)
+    """
+    moves_since = list(moves_since)
+    return not moves_since or (isinstance(action, list) and all(
+        isinstance(move, list) and other != seat for other, move in moves_since))
+
+
 class BadMove(ValueError):
     """What a client sent does not make a move. ``str()`` says what is allowed."""
 

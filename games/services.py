@@ -253,16 +253,11 @@ MOVE_FIELDS = ("version", *storage.SUMMARY_FIELDS, "status", "turn_deadline", "f
 
 
 def _same_passing_round(table: Table, expected_version: int, seat_number: int, action) -> bool:
-    """Passing is simultaneous: a pass is not stale because other seats passed meanwhile.
-
-    True when ``action`` is a pass and every move since ``expected_version`` was another
-    seat's pass, so the player chose from the hand they still hold. A second copy of the
-    seat's own pass stays stale.
-    """
+    """A move made at ``expected_version`` that still stands (``protocol.still_current``)."""
     if not isinstance(action, list) or not 0 < expected_version < table.version:
         return False
     since = Action.objects.filter(table=table, version__gt=expected_version).values_list("seat", "action")
-    return all(isinstance(move, list) and seat != seat_number for seat, move in since)
+    return protocol.still_current(seat_number, action, since)
 
 
 def plan_next(table: Table, game: Game, seats: list[Seat] | None = None) -> None:

@@ -40,7 +40,7 @@ PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
 
 PAGE_ASSETS = (
     "css/site.css", "vendor/htmx-2.0.11.min.js", "vendor/htmx-ext-ws-2.0.4.min.js", "games/table.css",
-    "games/table.js", "solo/offline.js", "solo/icon.svg", "solo/icon-192.png",
+    "games/table.js", "solo/offline.js", "solo/offline-worker.js", "solo/icon.svg", "solo/icon-192.png",
 )
 """The offline page's own files (``solo/offline.html`` and what it extends)."""
 

@@ -275,9 +275,14 @@ STAT_LEVELS = [("easy", "Easy"), ("medium", "Medium"), ("hard", "Hard"), ("mixed
 # --------------------------------------------------------------------------- replay
 
 
+REPLAY_MOVE_MS = 900
+"""How long a replay that plays itself shows each move."""
+
+
 @login_required
 def replay(request, table_id: int):
-    """Step through a finished game move by move, every hand face up (the game is over)."""
+    """Step through a finished game move by move, every hand face up (the game is over), or let
+    it play itself (``play=1``: the page asks for the next move after :data:`REPLAY_MOVE_MS`)."""
     table, seat = _seated(request, table_id)
     if table.status != Table.Status.FINISHED or not table.has_game:
         return render(request, "games/replay_unavailable.html", {"table": table}, status=403)
@@ -288,6 +293,8 @@ def replay(request, table_id: int):
         return HttpResponseBadRequest(f"ply must be a move number from 0 to {last}.", content_type="text/plain")
     ply = min(ply, last)
     context = replay_context(table, seat.number, ply)
+    context["playing"] = request.GET.get("play") == "1"
+    context["play_delay_ms"] = REPLAY_MOVE_MS
     template = "games/_replay.html" if request.htmx else "games/replay.html"
     return render(request, template, context)
 

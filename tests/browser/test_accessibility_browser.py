@@ -6,7 +6,7 @@ import re
 import pytest
 
 from .conftest import DESKTOP
-from .test_solo_browser import PHONE_390, new_game, pass_three, play_one, wait_for_turn
+from .test_solo_browser import PHONE_390, new_game, pass_three, play_one, version, wait_for_change, wait_for_turn
 
 pytestmark = pytest.mark.browser
 
@@ -98,9 +98,63 @@ def test_a_screen_reader_hears_each_play_by_name(site, open_page):
     wait_for_turn(page)
     pass_three(page)
     wait_for_turn(page)
-    announced = page.inner_text("#t-announce")
-    assert page.get_attribute("#t-announce", "aria-live") == "polite"
+    page.wait_for_function("() => document.getElementById('t-live').textContent.trim() === "
+                           "document.getElementById('t-announce').textContent.trim()")
+    announced = page.text_content("#t-live").strip()
+    assert page.get_attribute("#t-live", "aria-live") == "polite"
     # the last action is said with its player's name and the card's, then what to do
     names = ("Ben", "Cleo", "Dev", "You")
     assert any(re.search(rf"\b{name} (plays|play|passed|pass) ", announced) for name in names), announced
     assert announced.endswith(page.inner_text("#t-status"))
+
+
+HEARD = """() => {
+  window.heard = [];
+  const region = document.getElementById('t-live');
+  window.liveRegion = region;
+  new MutationObserver(() => window.heard.push(region.textContent.trim()))
+    .observe(region, {childList: true, characterData: true, subtree: true});
+}"""
+ACTIVE_CARD = "() => (document.activeElement.closest('#t-me .hand .playing-card') || {}).dataset?.card || null"
+TAB_STOPS = "() => [...document.querySelectorAll('#t-me .hand input, #t-me .hand button')].filter(c => c.tabIndex === 0).length"
+
+
+def test_the_hand_is_one_tab_stop_and_the_table_speaks_from_one_live_region(site, open_page):
+    page = open_page("kay")
+    new_game(page, site)
+    wait_for_turn(page)
+    page.evaluate(HEARD)
+    page.wait_for_function("() => !!document.activeElement.closest('#t-me label.playing-card')")
+    assert page.evaluate(TAB_STOPS) == 1, "the hand is one Tab stop"
+    cards = page.locator("#t-me .hand .playing-card").evaluate_all("cards => cards.map(c => c.dataset.card)")
+    page.keyboard.press("End")
+    assert page.evaluate(ACTIVE_CARD) == cards[-1]
+    page.keyboard.press("Home")
+    assert page.evaluate(ACTIVE_CARD) == cards[0]
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(ACTIVE_CARD) == cards[1]
+    page.keyboard.press("Tab")
+    assert page.evaluate(ACTIVE_CARD) is None, "one Tab leaves the hand"
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate(ACTIVE_CARD) == cards[1], "and Shift+Tab comes back to the same card"
+    for key in ("Space", "ArrowRight", "Space", "ArrowRight", "Space", "Tab"):
+        page.keyboard.press(key)
+    assert page.evaluate("() => document.activeElement.classList.contains('pass-button')")
+    assert any("Ready to pass" in words for words in page.evaluate("window.heard")), "ticks are told"
+    old = version(page)
+    page.keyboard.press("Enter")
+    wait_for_change(page, old)
+    for _ in range(3):  # a few cards played by the keyboard alone
+        wait_for_turn(page)
+        page.wait_for_function("() => !!document.activeElement.closest('#t-me .playing-card.legal')")
+        assert page.evaluate(TAB_STOPS) == 1
+        old = version(page)
+        page.keyboard.press("Enter")
+        wait_for_change(page, old)
+    wait_for_turn(page)
+    assert page.evaluate("() => window.liveRegion === document.getElementById('t-live') && window.liveRegion.isConnected"), \
+        "the live region is never replaced"
+    heard = page.evaluate("window.heard")
+    assert len(heard) >= 8 and any(re.search(r"\b(Ben|Cleo|Dev) plays ", words) for words in heard), heard
+    others = page.locator("#table [aria-live], #table [role=status], #table [role=alert]").count()
+    assert others == 0, "no other live region on the table"

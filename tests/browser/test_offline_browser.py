@@ -164,6 +164,13 @@ def test_a_finished_offline_game_is_kept_with_the_players_games_when_the_network
     page.wait_for_selector("#offline-games .offline-kept")
     shot(page, screens, "offline-game-kept")
     replay = page.get_attribute("#offline-games .offline-kept", "href")
+    # Kept by the server: the device keeps only what lists it, with the link to it.
+    (pruned,) = json.loads(page.evaluate("() => localStorage.getItem('hearts.offline.games')")).values()
+    assert "game" not in pruned and pruned["kept"] == replay and pruned["id"] == "browser1", pruned
+    page.reload()
+    ready(page)
+    assert page.locator("#offline-games [data-resume]").count() == 0
+    assert page.get_attribute("#offline-games .offline-kept", "href") == replay
     page.goto(site.url + "/my-games/")
     assert replay in page.content()
 
@@ -197,3 +204,37 @@ def test_a_game_played_offline_to_the_end_is_kept_when_the_network_returns(site,
     assert row.count() == 1
     won = "You won" in row.inner_text()
     assert won == ("You win!" in text), "the kept game ends as it did offline"
+
+
+LONG_TASKS = """
+window.longTasks = [];
+new PerformanceObserver(list => list.getEntries().forEach(t => window.longTasks.push([t.startTime, t.duration])))
+  .observe({type: "longtask", buffered: true});
+"""
+
+
+def test_hard_thinks_off_the_pages_thread(site, open_page):
+    """Pyodide runs in a Web Worker: a Hard computer's search is no long task on the page."""
+    page = open_page(None)
+    page.add_init_script(LONG_TASKS)
+    page.goto(site.url + "/play-offline/")
+    ready(page)
+    assert page.evaluate("() => typeof window.loadPyodide === 'undefined' && !window.pyodide")
+    since = page.evaluate("() => performance.now()")
+    page.evaluate("() => localStorage.setItem('hearts.speed', 'instant')")
+    page.check("input[name=level][value=hard]")
+    page.click("#offline-start button[type=submit]")
+    page.wait_for_selector("#table")
+    wait_for_turn(page)
+    if page.locator(".pass-form").count():
+        pass_three(page)
+        wait_for_turn(page)
+    for _ in range(4):
+        play_one(page)
+        wait_for_turn(page)
+    thinking = [float(ms) for ms in page.get_attribute("#offline", "data-computer-ms").split()]
+    longest = max([duration for start, duration in page.evaluate("window.longTasks") if start >= since], default=0)
+    print(f"\nHard offline: {len(thinking)} computer moves, longest {max(thinking):.0f} ms of thinking; "
+          f"longest task on the page's thread {longest:.0f} ms")
+    assert len(thinking) >= 9
+    assert longest <= 200, f"the page froze for {longest:.0f} ms"

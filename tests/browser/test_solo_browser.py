@@ -181,6 +181,15 @@ def test_a_whole_solo_game_by_clicking_cards(site, open_page, screens):
     page.click("[data-nav=next]")
     page.wait_for_selector("text=move 1 of")
     shot(page, screens, "desktop-replay")
+    # it plays itself from here, one move after another, until paused
+    page.click("[data-nav=play]")
+    page.wait_for_selector("text=move 4 of", timeout=20000)
+    assert page.locator("[data-nav=pause]").is_visible()
+    page.click("[data-nav=pause]")
+    page.wait_for_selector("[data-nav=play]")
+    paused_at = page.inner_text(".replay .chip >> nth=0")
+    page.wait_for_timeout(2500)
+    assert page.inner_text(".replay .chip >> nth=0") == paused_at, "a paused replay stays where it is"
 
 
 def test_on_a_phone(site, open_page, screens):

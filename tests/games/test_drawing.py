@@ -256,3 +256,67 @@ def test_the_score_sheet_and_a_deals_last_trick_found_quickly_equal_a_plain_walk
         for deal in {deal for deal in (1, finished) if 1 <= deal <= finished}:  # scored deals: where it is asked
             quick = drawing._final_trick(steps, deal)
             assert (None if quick is None else (quick.plays, quick.winner)) == _plain_final_trick(steps, deal)
+
+
+def _drawn(game, players):
+    people = tuple(drawing.Person(f"P{n}") for n in range(players))
+    facts = drawing.TableFacts(table_id=1, version=game.ply, people=people)
+    replayed, steps = game_with_history(game.to_dict())
+    context = drawing.table_context(facts, replayed, steps, replayed.view(0))
+    return context, drawing.draw(context).whole()
+
+
+def _centre(whole: str) -> str:
+    return whole[whole.index('id="t-centre"'):whole.index('id="t-overlay"')]
+
+
+def test_the_cards_taken_out_of_the_deck_are_shown_at_the_table():
+    game = Game.new(Rules(players=5, passing="none"), seed=3)
+    _, whole = _drawn(game, 5)
+    centre = _centre(whole)
+    assert "Out of the deck:" in centre
+    assert "(two of clubs)" in centre.lower() and "(two of diamonds)" in centre.lower()
+
+
+def test_the_kitty_is_shown_face_down_then_face_up_with_who_took_it():
+    game = Game.new(Rules(players=6, odd_cards="kitty", passing="none"), seed=4)
+    _, whole = _drawn(game, 6)
+    assert "Kitty: 4 cards face down, for whoever takes the first trick" in _centre(whole)
+    rng = random.Random(2)
+    while not game.view(0).tricks:
+        seat = game.to_act[0]
+        game.apply(seat, rng.choice(game.legal(seat)))
+    taker = game.view(0).tricks[0].winner
+    context, whole = _drawn(game, 6)
+    centre = _centre(whole)
+    assert context["kitty_taker"] == context["seats"][taker]["name"]
+    assert f"taken by {context['seats'][taker]['name']}" in centre
+    assert all(f"({card.name})" in centre for card in game.view(0).kitty)
+
+
+def test_the_card_tracker_lists_the_cards_played_this_deal_by_suit():
+    game = Game.new(Rules(passing="none"), seed=8)
+    rng = random.Random(5)
+    for _ in range(6):
+        seat = game.to_act[0]
+        game.apply(seat, rng.choice(game.legal(seat)))
+    _, whole = _drawn(game, 4)
+    tracker = whole[whole.index('id="t-tracker"'):]
+    tracker = tracker[:tracker.index("</details>")]
+    rows = dict(re.findall(r'<td id="t-tracker-(\d)" class="\w+">([^<]*)</td>', tracker))
+    played = game.view(0).played
+    for index, suit in enumerate("CDSH"):
+        ranks = [card.symbol[:-1] for card in sorted(played, reverse=True) if card.suit == suit]
+        assert rows[str(index)] == (" ".join(ranks) or "–"), suit
+    assert sum(len(text.split()) for text in rows.values() if text != "–") == len(played) == 6
+
+
+def test_a_card_played_sends_only_its_suits_row_of_the_tracker():
+    game = Game.new(Rules(passing="none"), seed=8)
+    _, before = _drawn(game, 4)
+    seat = game.to_act[0]
+    game.apply(seat, game.legal(seat)[0])
+    _, after = _drawn(game, 4)
+    part = lambda whole: whole[whole.index('<details id="t-tracker"'):whole.index("</details>", whole.index('<details id="t-tracker"')) + 10]
+    change = drawing.part_change(part(before), part(after))
+    assert change == '<td id="t-tracker-0" class="black">2</td>', change

@@ -7,6 +7,8 @@
  *   stays long enough to read before it goes to whoever took it.
  * - Across updates the player keeps: the cards ticked to pass, focus in the hand, the open
  *   "Last trick" panel, a dismissed deal summary, the speed and sound settings.
+ * - The hand is one Tab stop, moved along with the arrows; a screen reader hears what happens
+ *   from one live region that is never replaced (#t-live).
  * - Every move sent carries the table version the player saw (#table[data-version]), so a
  *   double click or a move made on an older position changes nothing.
  * - Your turn: the tab's title says so (with the seconds left on a timed table), focus goes
@@ -71,9 +73,12 @@
     var template = document.createElement("template");
     template.innerHTML = message;
     var before = remember();
+    var heard = [];
     Array.prototype.slice.call(template.content.children).forEach(function (incoming) {
       var current = incoming.id && document.getElementById(incoming.id);
       if (!current) return;
+      var words = newWords(incoming, current);
+      if (words) heard.push(words);
       if (incoming.hasAttribute("data-remove")) {  // a card that left the hand
         current.remove();
         return;
@@ -98,6 +103,48 @@
     tick();
     animate(before);
     offerSummary();
+    say(heard.join(" "));
+  }
+
+  // ------------------------------------------------------------------ what a screen reader hears
+
+  /* One live region for the whole table, made once and never replaced (a region that is itself
+   * replaced is often not read). The parts that speak (SPOKEN) carry no live role of their own:
+   * what is new in them is said here. */
+  var SPOKEN = { "t-announce": true, "t-alert": true, "t-hint": true, "t-coach": true, "t-me": true };
+  var lastSaid = "";
+  function liveRegion() {
+    var region = document.getElementById("t-live");
+    if (!region && document.body) {
+      region = document.createElement("div");
+      region.id = "t-live";
+      region.className = "sr-only";
+      region.setAttribute("aria-live", "polite");
+      region.setAttribute("aria-atomic", "true");
+      document.body.appendChild(region);
+    }
+    return region;
+  }
+  function say(words) {
+    var region = liveRegion();
+    if (!words || !region) return;
+    // The same words again (a second refusal, say) are a change too: alternate a trailing space.
+    region.textContent = words === lastSaid.trim() ? words + (lastSaid.slice(-1) === " " ? "" : " ") : words;
+    lastSaid = region.textContent;
+  }
+  function newWords(incoming, current) {
+    if (!SPOKEN[incoming.id]) return "";
+    if (incoming.id === "t-coach") {  // the notes not shown before
+      return Array.prototype.filter.call(incoming.querySelectorAll("[data-note]"), function (note) {
+        return !current.querySelector('[data-note="' + note.getAttribute("data-note") + '"]');
+      }).map(function (note) { return note.textContent.trim(); }).join(" ");
+    }
+    if (incoming.id === "t-me") {  // a live seat's "You are away" banner, when it comes
+      var banner = incoming.querySelector(".away-banner");
+      return banner && !current.querySelector(".away-banner") ? banner.textContent.trim() : "";
+    }
+    var text = incoming.textContent.trim();
+    return text !== current.textContent.trim() ? text : "";
   }
 
   /* A deal's summary, once shown, takes the focus from the hand (its button: Enter or Escape
@@ -155,6 +202,7 @@
       ticked: ticked,
       previousOpen: previous ? !previous.hidden : false,
       sheetOpen: !!document.querySelector("#t-sheet[open]"),
+      trackerOpen: !!document.querySelector("#t-tracker[open]"),
       turn: turnKey(state),
       trickCards: centre ? cardsIn(centre) : {}
     };
@@ -190,6 +238,8 @@
     if (previous) previous.hidden = !before.previousOpen;
     var sheet = document.getElementById("t-sheet");
     if (sheet) sheet.open = before.sheetOpen;
+    var tracker = document.getElementById("t-tracker");
+    if (tracker) tracker.open = before.trackerOpen;
     var toggle = document.querySelector('[data-toggle="t-previous"]');
     if (toggle) toggle.setAttribute("aria-expanded", before.previousOpen ? "true" : "false");
     var turn = turnKey(document.getElementById("t-state"));
@@ -207,8 +257,8 @@
   }
 
   function focusCard(card) {
-    var control = card.matches("label") ? card.querySelector("input") : card;
-    if (control) control.focus({ preventScroll: true });
+    var element = control(card);
+    if (element) element.focus({ preventScroll: true });
   }
 
   /* #table's own classes, version and whose turn it is follow the #t-state part (the root is
@@ -387,6 +437,7 @@
     if (!toast) return;
     toast.textContent = why;
     toast.hidden = false;
+    say(why);
     card.classList.remove("shake");
     void card.offsetWidth;
     card.classList.add("shake");
@@ -445,17 +496,39 @@
     }
   });
 
-  /* Left and right arrows move along the hand; the cards stay in the tab order too. */
-  document.addEventListener("keydown", function (event) {
-    if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
-    var card = event.target.closest && event.target.closest("#t-me .playing-card");
+  /* The hand is one Tab stop (the WAI-ARIA toolbar pattern, a "roving tabindex"): arrows, Home
+   * and End move along it, and Tab goes on to what follows the hand. The stop is the card last
+   * focused in the hand if it is still there, else the first that can be played, else the
+   * first. */
+  var handStop = null;
+  function handCards() { return Array.prototype.slice.call(document.querySelectorAll("#t-me .hand .playing-card")); }
+  function control(card) { return card.matches("label") ? card.querySelector("input") : card; }
+  function rove() {
+    var cards = handCards();
+    if (!cards.length) return;
+    var stop = (handStop && cards.filter(function (card) { return card.getAttribute("data-card") === handStop; })[0]) ||
+      cards.filter(function (card) { return card.matches(".legal"); })[0] || cards[0];
+    cards.forEach(function (card) {
+      var element = control(card);
+      if (element) element.setAttribute("tabindex", card === stop ? "0" : "-1");
+    });
+  }
+  document.addEventListener("focusin", function (event) {
+    var card = event.target.closest && event.target.closest("#t-me .hand .playing-card");
     if (!card) return;
-    var cards = Array.prototype.slice.call(document.querySelectorAll("#t-me .playing-card"));
-    var next = cards[cards.indexOf(card) + (event.key === "ArrowRight" ? 1 : -1)];
-    if (next) {
-      event.preventDefault();
-      focusCard(next);
-    }
+    handStop = card.getAttribute("data-card");
+    rove();
+  });
+  var MOVES = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1, Home: -Infinity, End: Infinity };
+  document.addEventListener("keydown", function (event) {
+    if (!(event.key in MOVES) || event.altKey || event.ctrlKey || event.metaKey) return;
+    var card = event.target.closest && event.target.closest("#t-me .hand .playing-card");
+    if (!card) return;
+    var cards = handCards();
+    var at = cards.indexOf(card) + MOVES[event.key];
+    var next = cards[Math.max(0, Math.min(cards.length - 1, isFinite(at) ? at : (at < 0 ? 0 : cards.length - 1)))];
+    event.preventDefault();
+    if (next && next !== card) focusCard(next);
   });
 
   document.addEventListener("change", function (event) {
@@ -477,13 +550,17 @@
       input.checked = false;
       var count = form.querySelector(".pass-count");
       if (count) count.textContent = "Only 3 cards — tap a chosen card to put it back";
+      if (count) say(count.textContent);
       return;
     }
     updatePass(form);
+    var said = form.querySelector(".pass-count");
+    if (said) say(said.textContent);
   });
 
   function setup(root) {
     root.querySelectorAll(".pass-form").forEach(updatePass);
+    rove();
     root.querySelectorAll("[data-dismiss-key]").forEach(function (overlay) {
       try {
         if (sessionStorage.getItem(overlay.getAttribute("data-dismiss-key"))) overlay.classList.add("dismissed");
@@ -681,6 +758,7 @@
 
   // A table drawn whole: with the page, or by the offline table (solo/offline.js).
   function shown() {
+    liveRegion();
     // The last deal's last trick, drawn with the page: it is in "Last trick", not in the way.
     document.querySelectorAll("#t-centre .trick.final").forEach(function (trick) { collect(trick, 0); });
     markChat();

@@ -1,5 +1,6 @@
 /* The offline table: solo play with no server.  Pyodide (from the site, kept by the service
-   worker) runs games.offline: the same engine, computers and table drawing as the server.
+   worker) runs games.offline: the same engine, computers and table drawing as the server, in a
+   Web Worker (offline-worker.js), so that a computer's thinking never freezes the page.
    This script only starts it, keeps the games in localStorage, sends the player's moves to
    it and hands the changed parts of the table to table.js, as the socket does online. */
 (function () {
@@ -11,7 +12,25 @@
   var start = document.getElementById("offline-start");
   var list = document.getElementById("offline-games");
   var sync = document.getElementById("offline-sync");
-  var py = null, tables = null, table = null, busy = false, thinking = [], drawing = [];
+  var worker = null, ready = false, table = null, busy = false, thinking = [], drawing = [];
+  var KEEP_KEPT = 20;  // games the server kept: the newest are listed (with their link), no more
+
+  /* One question to the worker, answered in turn. ``table`` is what the worker last said of
+     the game open on the page (the game to keep, whether a computer is to act...). */
+  var asked = 0, waiting = {};
+  function ask(op, args) {
+    return new Promise(function (done, fail) {
+      asked += 1;
+      waiting[asked] = { done: done, fail: fail };
+      worker.postMessage({ id: asked, op: op, args: args });
+    });
+  }
+  function answered(event) {
+    var message = event.data, pending = waiting[message.id];
+    if (!pending) return;
+    delete waiting[message.id];
+    if (message.error) pending.fail(new Error(message.error)); else pending.done(message.result);
+  }
 
   var THINKING = { slow: 800, normal: 450, fast: 150, instant: 0 };  // ms before a computer's card, by the table's speed
   function setting(name) {
@@ -27,12 +46,30 @@
     if (before && before.kept) saved.kept = before.kept;
     if (before && before.refused) saved.refused = before.refused;
     all[saved.id] = saved;
+    store(all);
+  }
+  function store(all) {
     try { localStorage.setItem(STORE, JSON.stringify(all)); } catch (e) { say("This device has no room left to keep the game."); }
   }
+  /* A finished game the server kept is its business now: the device keeps only what lists it
+     (when, the level, the link to it), and only for the newest KEEP_KEPT of them. */
+  function pruned(saved) {
+    return { id: saved.id, started: saved.started, level: saved.level, kept: saved.kept, over: true };
+  }
+  function prune() {
+    var all = games();
+    var kept = Object.keys(all).filter(function (id) { return all[id].kept; })
+      .sort(function (a, b) { return (all[b].started || "").localeCompare(all[a].started || ""); });
+    kept.forEach(function (id, index) {
+      if (index >= KEEP_KEPT) delete all[id];
+      else if (all[id].game) all[id] = pruned(all[id]);
+    });
+    store(all);
+  }
   function wait(ms) { return new Promise(function (done) { setTimeout(done, ms); }); }
-  function saveTable() { keep(JSON.parse(table.saved_json())); }
+  function saveTable() { keep(JSON.parse(table.saved)); }
 
-  function isOver(saved) { return !!(saved.game && saved.game.state && saved.game.state.phase === "over"); }
+  function isOver(saved) { return !!(saved.over || (saved.game && saved.game.state && saved.game.state.phase === "over")); }
   function csrfToken() {
     var found = document.cookie.match(/(?:^|; )csrftoken=([^;]+)/);
     return found ? decodeURIComponent(found[1]) : "";
@@ -65,6 +102,7 @@
         keep(saved);
       }
       sync.textContent = "";
+      prune();
     } finally {
       sending = false;
       if (!table) showGames();
@@ -90,12 +128,17 @@
     ids.forEach(function (id) {
       var saved = all[id];
       var item = document.createElement("li");
-      var button = document.createElement("button");
-      button.type = "button";
-      button.className = "link";
-      button.setAttribute("data-resume", id);
-      button.textContent = (isOver(saved) ? "See" : "Resume") + " the game of " + localTime(saved.started) + " (" + saved.level + ")";
-      item.appendChild(button);
+      var what = " the game of " + localTime(saved.started) + " (" + saved.level + ")";
+      if (saved.game) {
+        var button = document.createElement("button");
+        button.type = "button";
+        button.className = "link";
+        button.setAttribute("data-resume", id);
+        button.textContent = (isOver(saved) ? "See" : "Resume") + what;
+        item.appendChild(button);
+      } else {
+        item.appendChild(document.createTextNode("You finished" + what));
+      }
       if (saved.kept) {
         var link = document.createElement("a");
         link.href = saved.kept === "yes" ? "#" : saved.kept;
@@ -113,21 +156,22 @@
 
   async function boot() {
     say("Getting the computer players ready…");
-    var began = performance.now();
-    var module = await import(page.getAttribute("data-pyodide") + "pyodide.mjs");
-    py = await module.loadPyodide({ indexURL: page.getAttribute("data-pyodide") });
-    var zip = await (await fetch(page.getAttribute("data-bundle"))).arrayBuffer();
-    py.unpackArchive(zip, "zip");
-    tables = py.pyimport("games.offline").PageTable;
-    page.setAttribute("data-ready", String(Math.round(performance.now() - began)));
+    worker = new Worker(page.getAttribute("data-worker"), { type: "module" });
+    worker.onmessage = answered;
+    var booted = await ask("boot", { pyodide: new URL(page.getAttribute("data-pyodide"), location.href).href,
+                                     bundle: new URL(page.getAttribute("data-bundle"), location.href).href });
+    ready = true;
+    page.setAttribute("data-ready", String(booted.readyMs));
     say("Ready: choose the computers' level and deal.");
     start.querySelector("button[type=submit]").disabled = false;
+    showGames();
+    prune();
     showGames();
     sendFinished();
   }
 
-  function show() {
-    tableBox.innerHTML = table.whole();
+  function show(whole) {
+    tableBox.innerHTML = whole;
     var root = document.getElementById("table");
     if (root) root.setAttribute("data-synced", "1");  // drawn here, so in step with the game
     if (window.htmx) htmx.process(tableBox);
@@ -136,63 +180,81 @@
     say("");
     tableBox.dispatchEvent(new CustomEvent("hearts:shown", { bubbles: true }));
   }
-  function update() {
-    var began = performance.now();
-    var message = table.changes();
-    drawing.push(Math.round((performance.now() - began) * 100) / 100);
+  /* What the worker said after a move: the game to keep, and the table's changes to show. */
+  function moved(answer) {
+    answer.id = table.id;
+    table = answer;
+    saveTable();
+    drawing.push(answer.drawMs);
     page.setAttribute("data-draw-ms", drawing.slice(-200).join(" "));  // read by tests.offline_bench
-    if (message) document.dispatchEvent(new CustomEvent("hearts:update", { detail: message }));
+    if (answer.changes) document.dispatchEvent(new CustomEvent("hearts:update", { detail: answer.changes }));
   }
+  /* The one loop that moves the open game on: the player's move first (one made while a
+     computer was thinking waits for it, it is not lost), then the computers' until the player
+     is to act. */
+  var playerMove = null;
   async function computers() {
     if (busy) return;
     busy = true;
     try {
-      while (table.computer_to_act()) {
-        await wait(table.passing() ? 0 : THINKING[setting("speed")] || THINKING.normal);
-        var began = performance.now();
-        table.computer_move();
-        thinking.push(Math.round((performance.now() - began) * 100) / 100);
+      for (;;) {
+        if (playerMove) {
+          var fields = playerMove;
+          playerMove = null;
+          moved(await ask("act", { fields: JSON.stringify(fields) }));
+          continue;
+        }
+        if (!table.computerToAct) break;
+        await wait(table.passing ? 0 : THINKING[setting("speed")] || THINKING.normal);
+        if (playerMove) continue;
+        var answer = await ask("computer");
+        thinking.push(answer.thinkMs);
         page.setAttribute("data-computer-ms", thinking.slice(-200).join(" "));  // read by tests.offline_bench
-        saveTable();
-        update();
+        moved(answer);
       }
     } finally { busy = false; }
-    if (table.over()) sendFinished();
+    if (table.over) sendFinished();
+  }
+  async function opened(answer, id) {
+    answer.id = id;
+    table = answer;
+    saveTable();
+    show(answer.whole);
+    return answer;
   }
 
-  start.addEventListener("submit", function (event) {
+  start.addEventListener("submit", async function (event) {
     event.preventDefault();
+    if (!ready || busy) return;
     var form = new FormData(start);
     var level = form.get("level") || "medium";
     var target = Number(form.get("target")) || 100;
     var id = "g" + Date.now().toString(36) + Math.random().toString(36).slice(2, 8);
     var seed = Math.floor(Math.random() * 2147483647);
-    var t0 = performance.now();
-    table = tables.new(level, seed, id, new Date().toISOString(), target);
-    saveTable();
-    show();
-    page.setAttribute("data-dealt-ms", (performance.now() - t0).toFixed(1));  // read by tests.offline_bench
+    busy = true;
+    try {
+      var answer = await opened(await ask("new", { level: level, seed: seed, id: id, started: new Date().toISOString(), target: target }), id);
+      page.setAttribute("data-dealt-ms", answer.dealtMs.toFixed(1));  // read by tests.offline_bench
+    } finally { busy = false; }
     computers();
   });
 
-  document.addEventListener("click", function (event) {
+  document.addEventListener("click", async function (event) {
     var resume = event.target.closest("[data-resume]");
-    if (!resume || !tables) return;
+    if (!resume || !ready || busy) return;
     var saved = games()[resume.getAttribute("data-resume")];
     if (!saved) return;
-    table = tables.open(JSON.stringify(saved));
-    show();
+    busy = true;
+    try { await opened(await ask("open", { saved: JSON.stringify(saved) }), saved.id); } finally { busy = false; }
     computers();
   });
 
   // The table's forms and ws-send buttons (Hint): to the Python table instead of a socket.
   function send(fields) {
-    if (busy) return;
+    if (!table) return;
     var root = document.getElementById("table");
     if (root && fields.action !== "hint") fields.version = Number(root.getAttribute("data-version"));
-    table.act(JSON.stringify(fields));
-    saveTable();
-    update();
+    playerMove = fields;
     computers();
   }
   document.addEventListener("submit", function (event) {  // capture: before htmx
