@@ -6,7 +6,9 @@ import re
 import pytest
 
 from .conftest import DESKTOP
-from .test_solo_browser import PHONE_390, new_game, pass_three, play_one, version, wait_for_change, wait_for_turn
+from tests.solo.test_offline import finished_game
+
+from .test_solo_browser import PHONE_390, new_game, pass_three, play_one, shot, version, wait_for_change, wait_for_turn
 
 pytestmark = pytest.mark.browser
 
@@ -56,7 +58,7 @@ DIMMED_COLOURS = """() => [...document.querySelectorAll('#t-me .playing-card.dim
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE_390], ids=["desktop", "phone"])
-def test_the_pages_a_player_uses_have_no_serious_accessibility_problem(site, open_page, viewport):
+def test_the_pages_a_player_uses_have_no_serious_accessibility_problem(site, open_page, viewport, screens):
     page = open_page("ida", viewport)
     found = {}
     page.goto(site.url + "/")
@@ -82,10 +84,47 @@ def test_the_pages_a_player_uses_have_no_serious_accessibility_problem(site, ope
         ratio = contrast(shown, paper)
         assert ratio >= 3, f"dimmed {card['code']}: {ratio:.2f}:1"
 
+    # to the end of the game (to 26), with the deal summary on the way
+    name = "phone" if viewport == PHONE_390 else "desktop"
+    for _ in range(200):
+        wait_for_turn(page)
+        page.wait_for_function("() => !document.querySelector('#t-overlay .after-trick')")  # the last trick has gone
+        summary = page.locator("#t-overlay .deal-summary:not(.dismissed)")
+        if "deal summary" not in found and summary.count() and summary.is_visible():
+            found["deal summary"] = serious_problems(page)
+            shot(page, screens, f"a11y-{name}-deal-summary")
+            page.keyboard.press("Escape")
+        if page.locator("#table.is-over").count():
+            break
+        if page.locator(".pass-form").count():
+            pass_three(page)
+        else:
+            play_one(page)
+    page.wait_for_selector("#t-overlay .game-over:not(.after-trick)")
+    if int(page.get_attribute("#table", "data-deal")) > 1:
+        assert "deal summary" in found, "a deal was scored before the last"
+    found["game over"] = serious_problems(page)
+    shot(page, screens, f"a11y-{name}-game-over")
+    replay = page.get_attribute(".game-over a:has-text('Replay')", "href")
+    page.goto(site.url + replay)
+    found["replay"] = serious_problems(page)
+
     page.goto(site.url + "/my-games/")
     found["my games"] = serious_problems(page)
     page.goto(site.url + "/my-stats/")
     found["statistics"] = serious_problems(page)
+    page.goto(site.url + "/learn/")
+    found["learn"] = serious_problems(page)
+    page.click("main form button")
+    page.wait_for_selector("#table[data-synced]")
+    found["lesson table"] = serious_problems(page)
+    page.goto(site.url + "/play-offline/")
+    page.evaluate("game => localStorage.setItem('hearts.offline.games', JSON.stringify({[game.id]: game}))",
+                  finished_game(game_id="a11y"))
+    page.reload()
+    page.wait_for_selector("#offline-games li", timeout=60000)
+    found["offline, saved games"] = serious_problems(page)
+    shot(page, screens, f"a11y-{name}-offline")
     assert found == {name: [] for name in found}, found
     # and the check does find a problem when there is one: an image with no text alternative
     page.evaluate("() => document.querySelector('main').insertAdjacentHTML('beforeend', '<img src=\"/x.png\">')")
