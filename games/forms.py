@@ -138,7 +138,8 @@ class NewGameForm(forms.Form):
     autoplay_forced = forms.BooleanField(
         label="Play my only card by itself",
         required=False,
-        help_text="When just one of your cards may be played, it is played for you.",
+        help_text="When just one of your cards may be played, it is played for you; and when nobody has a "
+                  "choice left in a deal, its last cards are played at once.",
     )
 
     def __init__(self, *args, **kwargs):

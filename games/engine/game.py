@@ -892,6 +892,30 @@ class Game:
         """
         return dataclasses.replace(self.view(seat), hand=(), legal=(), passed=None, received=None)
 
+    def forced_to_end_of_deal(self) -> bool:
+        """Whether every card left in this deal has just one way to be played: each seat to
+        act, in turn to the deal's end, holds exactly one legal card (so the rest of the deal
+        can be played at once). True at a deal's last trick; never while passing.
+
+        >>> g = Game.new(Rules(passing="none"), seed=1)
+        >>> g.forced_to_end_of_deal()
+        False
+        >>> while max(map(len, g.hands)) > 1:
+        ...     _ = g.apply(g.turn, g.legal(g.turn)[0])
+        >>> g.forced_to_end_of_deal()
+        True
+        """
+        if self._phase != "play":
+            return False
+        game, deal = self.copy(), self._deal_number
+        while game._phase == "play" and game._deal_number == deal:
+            seat = game.to_act[0]
+            legal = game.legal(seat)
+            if len(legal) != 1:
+                return False
+            game.apply(seat, legal[0])
+        return True
+
     # ------------------------------------------------------------------ copying, saving, replay
 
     def copy(self) -> "Game":

@@ -734,3 +734,29 @@ def test_a_forced_card_left_waiting_by_a_restart_is_played_when_work_is_planned_
     assert not Action.objects.filter(table=table).exists()
     assert services.recover_stalled_tables() == 1
     assert Action.objects.filter(table=table, seat=0, actor=Action.Actor.FORCED).exists()
+
+
+@pytest.mark.parametrize("asked", [True, False])
+def test_a_deal_whose_every_card_left_is_forced_is_played_out_at_once(player, settings, monkeypatch, asked):
+    settings.BOT_DELAY_SECONDS = 1.0
+    rules = Rules(passing="none")
+    table = services.create_table(player, rules, seat_bots=[None, "easy", "easy", "easy"], seed=3, autoplay_forced=asked)
+    planned = []
+    monkeypatch.setattr(services, "schedule", lambda name, *args, countdown=0: planned.append((name, countdown)))
+
+    def computers_pause(game) -> float:
+        planned.clear()
+        services.plan_next(table, game)
+        (countdown,) = [countdown for name, countdown in planned if name == "games.play_computer_turns"]
+        return countdown
+
+    def to_a_computers_turn(game, cards_left):
+        while max(map(len, game.hands)) > cards_left or game.turn == 0:
+            game.apply(game.turn, game.legal(game.turn)[0])
+        return game
+
+    early = to_a_computers_turn(Game.new(rules, seed=3), 12)
+    assert not early.forced_to_end_of_deal() and computers_pause(early) == 1.0, "choices are left: the usual pause"
+    last = to_a_computers_turn(Game.new(rules, seed=3), 1)
+    assert last.forced_to_end_of_deal()
+    assert computers_pause(last) == (0 if asked else 1.0), "the last trick: nobody has a choice left"
