@@ -794,7 +794,7 @@ def part_change(old: str, new: str) -> str:
 
 
 PIECED_PARTS = ('<div id="t-me"', '<div id="t-seat-', '<details id="t-tracker"')
-PIECE = re.compile(r'(<(button|label|span|div|td) id="(card-\w\w|me-stats|t-seat-\d-(?:backs|count|taken)|t-tracker-\d)".*?</\2>)', re.S)
+PIECE = re.compile(r'(<(button|label|span|div) id="(card-\w\w|me-stats|t-seat-\d-(?:backs|count|taken)|t-tracker-\d)".*?</\2>)', re.S)
 """A piece of your hand, of another seat's plate or of the card tracker that changes alone
 (``me_area``, ``seat_plate`` and ``tracker`` in ``_table_parts.html``): a card of your hand, the
 line of your points under it; the backs of another seat's cards, how many it holds, its points;

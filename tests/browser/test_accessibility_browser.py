@@ -197,3 +197,9 @@ def test_the_hand_is_one_tab_stop_and_the_table_speaks_from_one_live_region(site
     assert len(heard) >= 8 and any(re.search(r"\b(Ben|Cleo|Dev) plays ", words) for words in heard), heard
     others = page.locator("#table [aria-live], #table [role=status], #table [role=alert]").count()
     assert others == 0, "no other live region on the table"
+    # the card tracker, kept up to date by the frames: every card played this deal
+    held = page.locator("#t-me .hand .playing-card").count() + sum(
+        int(count.split()[0]) for count in page.locator(".opponent .count").all_inner_texts())
+    page.click("#t-tracker summary")
+    tracked = [text for text in page.locator("#t-tracker [id^=t-tracker-]").all_inner_texts() if text != "–"]
+    assert sum(len(text.split()) for text in tracked) == 52 - held, tracked

@@ -281,7 +281,7 @@ def test_the_cards_taken_out_of_the_deck_are_shown_at_the_table():
 def test_the_kitty_is_shown_face_down_then_face_up_with_who_took_it():
     game = Game.new(Rules(players=6, odd_cards="kitty", passing="none"), seed=4)
     _, whole = _drawn(game, 6)
-    assert "Kitty: 4 cards face down, for whoever takes the first trick" in _centre(whole)
+    assert "Kitty: 4 cards face down, for the first trick's taker" in _centre(whole)
     rng = random.Random(2)
     while not game.view(0).tricks:
         seat = game.to_act[0]
@@ -303,7 +303,7 @@ def test_the_card_tracker_lists_the_cards_played_this_deal_by_suit():
     _, whole = _drawn(game, 4)
     tracker = whole[whole.index('id="t-tracker"'):]
     tracker = tracker[:tracker.index("</details>")]
-    rows = dict(re.findall(r'<td id="t-tracker-(\d)" class="\w+">([^<]*)</td>', tracker))
+    rows = dict(re.findall(r'<span id="t-tracker-(\d)" class="\w+">([^<]*)</span>', tracker))
     played = game.view(0).played
     for index, suit in enumerate("CDSH"):
         ranks = [card.symbol[:-1] for card in sorted(played, reverse=True) if card.suit == suit]
@@ -319,4 +319,4 @@ def test_a_card_played_sends_only_its_suits_row_of_the_tracker():
     _, after = _drawn(game, 4)
     part = lambda whole: whole[whole.index('<details id="t-tracker"'):whole.index("</details>", whole.index('<details id="t-tracker"')) + 10]
     change = drawing.part_change(part(before), part(after))
-    assert change == '<td id="t-tracker-0" class="black">2</td>', change
+    assert change == '<span id="t-tracker-0" class="black">2</span>', change
