@@ -344,7 +344,8 @@ def table_context(table: TableFacts, game: Game, steps: list[Step], view, *, spe
         "game_over": game_over,
         "status_text": status_text,
         "hand_why": hand_why,
-        "announcement": _announcement(steps[-1] if steps else None, seats, status_text, view.deal_number),
+        "announcement": _announcement(steps[-1] if steps else None, seats, status_text, view.deal_number)
+                        + (f" {game_over['winners_text']}" if game_over else ""),
         "turn_deadline": deadline,
         "turn_timer_seconds": table.turn_timer_seconds,
         "hint": hint_info,

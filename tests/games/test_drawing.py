@@ -320,3 +320,15 @@ def test_a_card_played_sends_only_its_suits_row_of_the_tracker():
     part = lambda whole: whole[whole.index('<details id="t-tracker"'):whole.index("</details>", whole.index('<details id="t-tracker"')) + 10]
     change = drawing.part_change(part(before), part(after))
     assert change == '<span id="t-tracker-0" class="black">2</span>', change
+
+
+def test_a_screen_reader_hears_who_won_at_game_over():
+    game = Game.new(Rules(target=20, passing="none"), seed=6)
+    rng = random.Random(6)
+    while game.phase != "over":
+        seat = game.to_act[0]
+        game.apply(seat, rng.choice(game.legal(seat)) if game.phase == "play" else game.legal(seat)[0])
+    context, _ = _drawn(game, 4)
+    said = context["announcement"]
+    assert context["game_over"]["winners_text"] and said.endswith(context["game_over"]["winners_text"]), said
+    assert "Scores: " in said and "Game over." in said
