@@ -98,6 +98,10 @@ def card_info(card: Card, **extra) -> dict:
     return info
 
 
+def _colour(suit: Suit) -> str:
+    return "red" if suit.value in ("H", "D") else "black"
+
+
 @functools.cache
 def _card_values(code: str) -> dict:
     card = Card.parse(code)
@@ -107,7 +111,7 @@ def _card_values(code: str) -> dict:
         "rank": card.symbol[:-1],
         "suit": card.suit.symbol,
         "suit_letter": card.suit.value,
-        "color": "red" if card.suit.value in ("H", "D") else "black",
+        "color": _colour(card.suit),
         "name": card.name,
     }
     # Drawn once per card and process: a table shows up to 30 cards, for every seat at every move.
@@ -521,20 +525,18 @@ def _why_the_game_goes_on(summary: dict, target: int) -> str:
             f"the game goes on until one player alone has the lowest score.")
 
 
-_TRACKED_SUITS = tuple(Suit(letter) for letter in "CDSH")
-
-
 def _played_by_suit(played) -> list[dict]:
-    """The cards played so far this deal (the card tracker; public), by suit, high to low.
+    """The cards played so far this deal (the card tracker; public): each suit's ranks, high
+    to low.
 
-    >>> [(row["suit"], [c["rank"] for c in row["cards"]]) for row in _played_by_suit({Card.parse("QS"), Card.parse("2S")})]
+    >>> [(row["suit"], row["ranks"]) for row in _played_by_suit({Card.parse("QS"), Card.parse("2S")})]
     [('♣', []), ('♦', []), ('♠', ['Q', '2']), ('♥', [])]
     """
-    by_suit = {suit: [] for suit in _TRACKED_SUITS}
+    ranks = {suit: [] for suit in Suit}
     for card in sorted(played, reverse=True):
-        by_suit[card.suit].append(card_info(card))
-    return [{"suit": suit.symbol, "plural": suit.plural, "color": "red" if suit.value in ("H", "D") else "black", "cards": cards}
-            for suit, cards in by_suit.items()]
+        ranks[card.suit].append(_card_values(str(card))["rank"])
+    return [{"suit": suit.symbol, "plural": suit.plural, "color": _colour(suit), "ranks": suit_ranks}
+            for suit, suit_ranks in ranks.items()]
 
 
 def _score_sheet(steps: list[Step]) -> list[dict]:

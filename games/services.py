@@ -265,7 +265,7 @@ def plan_next(table: Table, game: Game, seats: list[Seat] | None = None) -> None
     seats = {seat.number: seat for seat in (table.seats.all() if seats is None else seats)}
     waiting_on = [seats[number] for number in game.to_act]
     pause = settings.BOT_DELAY_SECONDS * protocol.PACES.get(table.pace, 1.0)
-    if table.autoplay_forced and game.phase == "play" and game.forced_to_end_of_deal():
+    if table.autoplay_forced and game.forced_to_end_of_deal():
         pause = 0  # nobody has a choice left this deal: it is played out at once
     if any(seat.computer_plays for seat in waiting_on):
         schedule("games.play_computer_turns", table.pk, table.version, countdown=0 if game.phase == "pass" else pause)

@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import tempfile
-from pathlib import Path
 
-from tests.offline_bench import start_site
+from tests.offline_bench import chromium_on_site
 
 SPEEDS = ("slow", "normal", "fast", "instant")
 
@@ -68,25 +66,14 @@ def main(argv: "list[str] | None" = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tricks", type=int, default=4, help="cards the player plays at each speed")
     args = parser.parse_args(argv)
-    from playwright.sync_api import sync_playwright
-
-    with tempfile.TemporaryDirectory() as tmp:
-        server, url = start_site(Path(tmp))
-        try:
-            with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox", "--headless"])
-                for speed in SPEEDS:
-                    page = browser.new_page()
-                    page.add_init_script(RECORD)
-                    found = measure(page, url, speed, args.tricks)
-                    print(f"{speed:8} median gap between computer cards {statistics.median(found):6.0f} ms "
-                          f"(min {min(found)}, max {max(found)}, {len(found)} gaps)")
-                    page.close()
-                browser.close()
-        finally:
-            server.terminate()
-            server.wait(10)
-
+    with chromium_on_site() as (browser, url):
+        for speed in SPEEDS:
+            page = browser.new_page()
+            page.add_init_script(RECORD)
+            found = measure(page, url, speed, args.tricks)
+            print(f"{speed:8} median gap between computer cards {statistics.median(found):6.0f} ms "
+                  f"(min {min(found)}, max {max(found)}, {len(found)} gaps)")
+            page.close()
 
 if __name__ == "__main__":
     main()

@@ -905,8 +905,8 @@ class Game:
         >>> g.forced_to_end_of_deal()
         True
         """
-        if self._phase != "play":
-            return False
+        if self._phase != "play" or len(self.legal(self.to_act[0])) != 1:
+            return False  # the usual case, known without a copy
         game, deal = self.copy(), self._deal_number
         while game._phase == "play" and game._deal_number == deal:
             seat = game.to_act[0]

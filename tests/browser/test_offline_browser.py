@@ -73,6 +73,18 @@ def deal_offline(page, url: str, level: str, target: str = "100"):
     page.wait_for_selector("#table")
 
 
+def deal_here(page, level: str):
+    """Deal a game on the offline page already open, and pass if the deal passes: until the
+    player is to play."""
+    page.check(f"input[name=level][value={level}]")
+    page.click("#offline-start button[type=submit]")
+    page.wait_for_selector("#table")
+    wait_for_turn(page)
+    if page.locator(".pass-form").count():
+        pass_three(page)
+        wait_for_turn(page)
+
+
 def test_a_game_is_played_offline_and_resumed_with_the_server_stopped(own_server, open_page, screens):
     url, server = own_server
     page = open_page(None)
@@ -116,13 +128,7 @@ def test_the_offline_table_gives_hints_says_why_a_card_is_dimmed_and_ignores_a_s
     page = open_page(None)
     page.goto(site.url + "/play-offline/")
     ready(page)
-    page.check("input[name=level][value=easy]")
-    page.click("#offline-start button[type=submit]")
-    page.wait_for_selector("#table")
-    wait_for_turn(page)
-    if page.locator(".pass-form").count():
-        pass_three(page)
-        wait_for_turn(page)
+    deal_here(page, "easy")
     page.click(".hint-button")
     page.wait_for_selector("#t-hint .hint-box")
     assert page.locator(".hand .playing-card.hinted").count() == 1
@@ -222,13 +228,7 @@ def test_hard_thinks_off_the_pages_thread(site, open_page):
     assert page.evaluate("() => typeof window.loadPyodide === 'undefined' && !window.pyodide")
     since = page.evaluate("() => performance.now()")
     page.evaluate("() => localStorage.setItem('hearts.speed', 'instant')")
-    page.check("input[name=level][value=hard]")
-    page.click("#offline-start button[type=submit]")
-    page.wait_for_selector("#table")
-    wait_for_turn(page)
-    if page.locator(".pass-form").count():
-        pass_three(page)
-        wait_for_turn(page)
+    deal_here(page, "hard")
     for _ in range(4):
         play_one(page)
         wait_for_turn(page)

@@ -526,7 +526,7 @@
     if (!card) return;
     var cards = handCards();
     var at = cards.indexOf(card) + MOVES[event.key];
-    var next = cards[Math.max(0, Math.min(cards.length - 1, isFinite(at) ? at : (at < 0 ? 0 : cards.length - 1)))];
+    var next = cards[Math.max(0, Math.min(cards.length - 1, at))];  // Home and End: ±Infinity
     event.preventDefault();
     if (next && next !== card) focusCard(next);
   });
@@ -545,17 +545,14 @@
     if (input.name !== "cards") return;
     var form = input.closest(".pass-form");
     if (!form) return;
-    var checked = form.querySelectorAll("input[name=cards]:checked");
-    if (checked.length > 3) {
+    var count = form.querySelector(".pass-count");
+    if (form.querySelectorAll("input[name=cards]:checked").length > 3) {
       input.checked = false;
-      var count = form.querySelector(".pass-count");
       if (count) count.textContent = "Only 3 cards — tap a chosen card to put it back";
-      if (count) say(count.textContent);
-      return;
+    } else {
+      updatePass(form);
     }
-    updatePass(form);
-    var said = form.querySelector(".pass-count");
-    if (said) say(said.textContent);
+    if (count) say(count.textContent);
   });
 
   function setup(root) {

@@ -164,7 +164,6 @@
     page.setAttribute("data-ready", String(booted.readyMs));
     say("Ready: choose the computers' level and deal.");
     start.querySelector("button[type=submit]").disabled = false;
-    showGames();
     prune();
     showGames();
     sendFinished();
@@ -180,11 +179,15 @@
     say("");
     tableBox.dispatchEvent(new CustomEvent("hearts:shown", { bubbles: true }));
   }
-  /* What the worker said after a move: the game to keep, and the table's changes to show. */
-  function moved(answer) {
-    answer.id = table.id;
+  /* The worker's answer about the game ``id``: what the page knows of the open game now. */
+  function took(answer, id) {
+    answer.id = id;
     table = answer;
     saveTable();
+  }
+  /* What the worker said after a move: the game to keep, and the table's changes to show. */
+  function moved(answer) {
+    took(answer, table.id);
     drawing.push(answer.drawMs);
     page.setAttribute("data-draw-ms", drawing.slice(-200).join(" "));  // read by tests.offline_bench
     if (answer.changes) document.dispatchEvent(new CustomEvent("hearts:update", { detail: answer.changes }));
@@ -193,7 +196,7 @@
      computer was thinking waits for it, it is not lost), then the computers' until the player
      is to act. */
   var playerMove = null;
-  async function computers() {
+  async function moveOn() {
     if (busy) return;
     busy = true;
     try {
@@ -215,12 +218,9 @@
     } finally { busy = false; }
     if (table.over) sendFinished();
   }
-  async function opened(answer, id) {
-    answer.id = id;
-    table = answer;
-    saveTable();
+  function opened(answer, id) {
+    took(answer, id);
     show(answer.whole);
-    return answer;
   }
 
   start.addEventListener("submit", async function (event) {
@@ -233,10 +233,10 @@
     var seed = Math.floor(Math.random() * 2147483647);
     busy = true;
     try {
-      var answer = await opened(await ask("new", { level: level, seed: seed, id: id, started: new Date().toISOString(), target: target }), id);
-      page.setAttribute("data-dealt-ms", answer.dealtMs.toFixed(1));  // read by tests.offline_bench
+      opened(await ask("new", { level: level, seed: seed, id: id, started: new Date().toISOString(), target: target }), id);
+      page.setAttribute("data-dealt-ms", table.dealtMs.toFixed(1));  // read by tests.offline_bench
     } finally { busy = false; }
-    computers();
+    moveOn();
   });
 
   document.addEventListener("click", async function (event) {
@@ -245,8 +245,8 @@
     var saved = games()[resume.getAttribute("data-resume")];
     if (!saved) return;
     busy = true;
-    try { await opened(await ask("open", { saved: JSON.stringify(saved) }), saved.id); } finally { busy = false; }
-    computers();
+    try { opened(await ask("open", { saved: JSON.stringify(saved) }), saved.id); } finally { busy = false; }
+    moveOn();
   });
 
   // The table's forms and ws-send buttons (Hint): to the Python table instead of a socket.
@@ -255,7 +255,7 @@
     var root = document.getElementById("table");
     if (root && fields.action !== "hint") fields.version = Number(root.getAttribute("data-version"));
     playerMove = fields;
-    computers();
+    moveOn();
   }
   document.addEventListener("submit", function (event) {  // capture: before htmx
     var form = event.target;
