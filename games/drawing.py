@@ -361,7 +361,9 @@ def table_context(table: TableFacts, game: Game, steps: list[Step], view, *, spe
         # The kitty goes with the deal's first trick: face up once it is taken.
         "kitty_taker": seats[view.tricks[0].winner]["name"] if view.kitty and view.tricks else None,
         "removed": [card_info(card) for card in view.removed],
-        "played_by_suit": _played_by_suit(view.played),
+        # Solo tables only: at a live table it would cost every seat bytes and drawing at every
+        # card, against the live budget (tests.load), for an aid no rated game needs.
+        "played_by_suit": None if live else _played_by_suit(view.played),
         "target": view.rules.target,
         "rules_lines": table.rules_lines,
         **table.urls,

@@ -332,3 +332,13 @@ def test_a_screen_reader_hears_who_won_at_game_over():
     said = context["announcement"]
     assert context["game_over"]["winners_text"] and said.endswith(context["game_over"]["winners_text"]), said
     assert "Scores: " in said and "Game over." in said
+
+
+def test_a_live_table_has_no_card_tracker():
+    game = Game.new(Rules(passing="none"), seed=8)
+    game.apply(game.turn, game.legal(game.turn)[0])
+    people = tuple(drawing.Person(f"P{n}") for n in range(4))
+    replayed, steps = game_with_history(game.to_dict())
+    live = drawing.TableFacts(table_id=1, version=game.ply, people=people, kind="friends", live=True)
+    whole = drawing.draw(drawing.table_context(live, replayed, steps, replayed.view(0))).whole()
+    assert '<div id="t-tracker" hidden></div>' in whole and "Cards played this deal" not in whole
