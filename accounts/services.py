@@ -12,7 +12,7 @@ import secrets
 import stripe
 from django.conf import settings
 from django.contrib.auth import get_user_model, login
-from django.db import IntegrityError, transaction
+from django.db import DataError, IntegrityError, transaction
 from django.db.models import Q
 from django.dispatch import Signal
 from django.utils import timezone
@@ -452,8 +452,9 @@ def apply_stripe_event(event: dict) -> str:
     except _Unmatched:
         log.warning("stripe event %s (%s) matches no player", event_id, event_type)
         return EventOutcome.UNMATCHED
-    except (TypeError, ValueError, AttributeError, OverflowError) as error:
-        # A field deeper in the object of the wrong kind; the transaction kept nothing.
+    except (TypeError, ValueError, AttributeError, OverflowError, DataError) as error:
+        # A field deeper in the object of the wrong kind, or one the database cannot hold (a
+        # NUL in a text, on PostgreSQL); the transaction kept nothing.
         log.warning("stripe event %s (%s) is malformed: %s", event_id, event_type, error)
         raise MalformedEvent(f"A field of the {event_type} object is not what Stripe sends.") from error
     except IntegrityError:

@@ -1,7 +1,7 @@
 """Correctly signed Stripe events of the wrong shape answer 400 and change nothing
 (generated with hypothesis, beside the listed shapes that once answered 500)."""
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from accounts.models import ProviderEvent, Subscription
@@ -51,6 +51,8 @@ def test_generated_malformed_objects_never_answer_a_server_error(post_event, pla
         st.sampled_from(["id", "customer", "status", "current_period_end", "items", "mode", "payment_status",
                          "client_reference_id", "metadata", "subscription", "ended_at", "canceled_at", "cancel_at",
                          "cancel_at_period_end", "parent"]), odd, max_size=6), created=odd)
+    # Found by CI on PostgreSQL, which cannot hold a NUL in a text field (a 500 before).
+    @example(kind="customer.subscription.created", fields={"id": "\x00"}, created=0)
     def one(kind, fields, created):
         obj = dict(subscription_obj(period_end=1_800_000_000), **fields)
         response = post_event(event(f"evt_{abs(hash((kind, repr(fields), repr(created))))}", kind, created, obj))
