@@ -76,6 +76,7 @@ INSTALLED_APPS = [
     "live",
     "solo",
     "ratings",
+    "analysis",
 ]
 
 MIDDLEWARE = [
@@ -206,6 +207,11 @@ RESET_EMAILS_PER_ADDRESS = os.environ.get("RESET_EMAILS_PER_ADDRESS", "10/h")
 RESET_EMAILS_PER_EMAIL = os.environ.get("RESET_EMAILS_PER_EMAIL", "3/h")
 FAILED_LOGINS_PER_ADDRESS = os.environ.get("FAILED_LOGINS_PER_ADDRESS", "50/h")
 RATELIMIT_IPV6_MASK = 64
+
+# Post-game analysis (analysis/): analyses a person (guests included) may ask for in any
+# 24 hours, and the search's effort per decision in simulated card plays.
+ANALYSES_PER_DAY = int(os.environ.get("ANALYSES_PER_DAY", "10"))
+ANALYSIS_EFFORT = int(os.environ.get("ANALYSIS_EFFORT", "150000"))
 
 # Channels: Redis in production, in-memory on the embedded default (one process).
 if REDIS_URL:

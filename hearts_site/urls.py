@@ -10,6 +10,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("ratings/", include("ratings.urls")),
+    path("analysis/", include("analysis.urls")),
     path("live/", include("live.urls")),
     path("", include("solo.urls")),
 ]

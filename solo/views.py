@@ -16,6 +16,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.services import note_guest_seen, player_for
+from analysis.selectors import panel_context as analysis_panel
+from analysis.selectors import player_summary as analysis_summary
 from games import bots, drawing, learn, presenters, services, storage
 from games.bots import figures
 from games.engine import Card, Rules
@@ -266,6 +268,7 @@ def statistics(request):
         "overall": stats.overall,
         "by_level": [(label, stats.by_level[key]) for key, label in STAT_LEVELS if key in stats.by_level],
         "by_players": sorted(stats.by_players.items()),
+        "analysis": analysis_summary(request.user),
     })
 
 
@@ -293,6 +296,7 @@ def replay(request, table_id: int):
         return HttpResponseBadRequest(f"ply must be a move number from 0 to {last}.", content_type="text/plain")
     ply = min(ply, last)
     context = replay_context(table, seat.number, ply)
+    context.update(analysis_panel(table, seat.number, ply, request.user))
     context["playing"] = request.GET.get("play") == "1"
     context["play_delay_ms"] = REPLAY_MOVE_MS
     template = "games/_replay.html" if request.htmx else "games/replay.html"

@@ -7,18 +7,20 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("accounts", "games", "hearts_site", "live", "ratings", "solo")
+PACKAGES = ("accounts", "analysis", "games", "hearts_site", "live", "ratings", "solo")
 
 # Imports that must wait for Django to have loaded every app, in the place Django provides
 # for that: an app's ready().
-MAY_IMPORT_LATE = {"games/apps.py", "live/apps.py"}
+MAY_IMPORT_LATE = {"games/apps.py", "live/apps.py", "analysis/apps.py"}
 
 # The apps by domain, each over the ones it may import: a table (games) knows nothing of the
-# pages of solo play nor of live play's rooms and sockets; live play does not use solo's pages.
+# pages of solo play nor of live play's rooms and sockets; live play does not use solo's pages;
+# the analysis of a game is shown on solo's pages (the replay, the statistics).
 MAY_IMPORT = {
     "games": {"games", "accounts", "ratings", "hearts_site"},
     "live": {"live", "games", "accounts", "ratings", "hearts_site"},
-    "solo": {"solo", "games", "accounts", "ratings", "hearts_site"},
+    "solo": {"solo", "games", "accounts", "ratings", "analysis", "hearts_site"},
+    "analysis": {"analysis", "games", "hearts_site"},
 }
 
 

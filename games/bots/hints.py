@@ -16,14 +16,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.engine import Card
+from games.engine import kernel
 from games.engine.kernel import HEARTS, JD, QS, SUIT_MASKS, highest
 
 from . import hard, medium, policy
 from .policy import Reason
 from .standing import outcome
-from .state import Knowledge
+from .state import Knowledge, card_mask
 
-__all__ = ["Hint", "make_hint", "HINT_EFFORT", "HINT_TIME"]
+__all__ = ["Hint", "make_hint", "reason_for", "pass_reason", "moon_reason", "HINT_EFFORT", "HINT_TIME"]
 
 
 @dataclass(frozen=True)
@@ -61,9 +62,14 @@ def make_hint(view, time_budget: "float | None" = HINT_TIME) -> Hint:
 
 
 def _pass_hint(view) -> Hint:
-    why: list = []
-    cards = medium.pass_cards(view, why)
-    code = why[0] if why else "high"
+    cards = medium.pass_cards(view)
+    return Hint(cards, pass_reason(view, cards))
+
+
+def pass_reason(view, cards) -> str:
+    """The reason, in a hint's words, for passing ``cards`` from the hand of ``view``."""
+    cfg = kernel.config(view.rules)
+    code = policy.pass_reason(cfg, card_mask(view.hand), card_mask(cards))
     names = ", ".join(c.symbol for c in cards)
     spades = [c for c in view.hand if c.suit == "S"]
     low_spades = [c for c in spades if c.rank < 12]
@@ -84,10 +90,15 @@ def _pass_hint(view) -> Hint:
         reason = f"Pass {names}: high hearts win tricks full of points"
     else:
         reason = f"Pass {names}: your highest cards are the likeliest to take points"
-    return Hint(cards, reason + ".")
+    return reason + "."
 
 
 def _moon_hint(view) -> Hint:
+    return Hint(hard.moon_choice(view), moon_reason(view))
+
+
+def moon_reason(view) -> str:
+    """The reason, in a hint's words, for the moon choice Hard makes from ``view``."""
     options = medium.moon_options(view)
     choice = hard.moon_choice(view)
     v = view.rules.deal_value
@@ -104,20 +115,25 @@ def _moon_hint(view) -> Hint:
         reason = f"Subtract {v}: it keeps everyone away from the target while you catch up"
     else:
         reason = f"Add {v} to everyone else: it brings the end nearer while you lead"
-    return Hint(choice, reason + ".")
+    return reason + "."
 
 
 def _play_hint(view, time_budget) -> Hint:
-    k = Knowledge.from_view(view)
-    why: list = []
-    med = policy.play(k.deal, why)
     if len(view.legal) == 1:
         card = view.legal[0]
     else:
         card = hard.play(view, seed=view.deal_number * 1000 + len(view.played),
                          effort=HINT_EFFORT, time_budget=time_budget)
+    return Hint(card, reason_for(view, card))
+
+
+def reason_for(view, card: Card) -> str:
+    """The reason, in a hint's words, for playing ``card`` from ``view``."""
+    k = Knowledge.from_view(view)
+    why: list = []
+    med = policy.play(k.deal, why)
     code = why[0] if why and card.index == med else None
-    return Hint(card, _describe(view, k, card, code) + ".")
+    return _describe(view, k, card, code) + "."
 
 
 def _describe(view, k: Knowledge, card: Card, code) -> str:

@@ -554,7 +554,7 @@ def pass_cards(cfg, hand: int, why: "list | None" = None) -> int:
     """
     mask = pass_ranking(cfg, hand)[0]
     if why is not None:
-        why.append("moon" if mask == moon_pass(cfg, hand) else _pass_reason(cfg, hand, mask))
+        why.append(pass_reason(cfg, hand, mask))
     return mask
 
 
@@ -566,7 +566,10 @@ def quick_pass(cfg, hand: int) -> int:
     return (1 << cards[0]) | (1 << cards[1]) | (1 << cards[2])
 
 
-def _pass_reason(cfg, hand: int, mask: int) -> str:
+def pass_reason(cfg, hand: int, mask: int) -> str:
+    """The reason code (see :func:`pass_cards`) of passing ``mask`` from ``hand``."""
+    if mask == moon_pass(cfg, hand):
+        return "moon"
     counts = [(hand & SUIT_MASKS[s]).bit_count() for s in range(4)]
     gone = [(mask & SUIT_MASKS[s]).bit_count() for s in range(4)]
     if mask & _QS_BIT:

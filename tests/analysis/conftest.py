@@ -1,0 +1,1 @@
+from tests.solo.conftest import ann, player, stranger  # noqa: F401 (fixtures)
