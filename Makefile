@@ -27,6 +27,8 @@ test: $(VENV)/.installed $(BROWSER_PACKAGES)
 	$(PY) manage.py collectstatic --noinput -v 0
 	$(PY) -m pytest $(PYTEST_ARGS)
 
-# Production: a separate Celery worker beside daphne (same environment variables).
+# Production: a separate Celery worker beside daphne (same environment variables); QUEUE=name
+# serves another queue than the default (e.g. ANALYSIS_QUEUE's).
+QUEUE ?= $(if $(CELERY_QUEUE),$(CELERY_QUEUE),celery)
 worker: $(VENV)/.installed
-	$(VENV)/bin/celery -A hearts_site worker --loglevel=INFO --concurrency=2
+	$(VENV)/bin/celery -A hearts_site worker --loglevel=INFO --concurrency=2 -Q $(QUEUE)

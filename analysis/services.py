@@ -57,7 +57,7 @@ def request_analysis(table: Table, seat: int, user) -> Analysis:
             existing.decisions, existing.summary, existing.error = [], {}, ""
             existing.save()
         pk = existing.pk
-        transaction.on_commit(lambda: taskrunner.schedule("analysis.run", pk))
+        transaction.on_commit(lambda: taskrunner.schedule("analysis.run", pk, queue=settings.ANALYSIS_QUEUE))
     return existing
 
 

@@ -212,6 +212,9 @@ RATELIMIT_IPV6_MASK = 64
 # 24 hours, and the search's effort per decision in simulated card plays.
 ANALYSES_PER_DAY = int(os.environ.get("ANALYSES_PER_DAY", "10"))
 ANALYSIS_EFFORT = int(os.environ.get("ANALYSIS_EFFORT", "150000"))
+# The Celery queue of analyses (half a minute of CPU each): name one served by workers of its
+# own so that analyses never hold up a table's computer moves and timers. Empty: the default.
+ANALYSIS_QUEUE = os.environ.get("ANALYSIS_QUEUE", "")
 
 # Channels: Redis in production, in-memory on the embedded default (one process).
 if REDIS_URL:

@@ -33,9 +33,10 @@ class TaskBrokerUnavailable(RuntimeError):
     """The task broker could not take the task."""
 
 
-def schedule(task_name: str, *args, countdown: float = 0.0) -> None:
+def schedule(task_name: str, *args, countdown: float = 0.0, queue: str = "") -> None:
     """Run the task named ``task_name`` (e.g. ``"games.turn_timeout"``) with ``args`` about
-    ``countdown`` seconds after the current transaction commits."""
+    ``countdown`` seconds after the current transaction commits; with Celery, on ``queue``
+    (default: ``CELERY_TASK_DEFAULT_QUEUE``)."""
     runner = settings.TASK_RUNNER
     task = task_named(task_name)
     if runner == "eager":
@@ -44,7 +45,7 @@ def schedule(task_name: str, *args, countdown: float = 0.0) -> None:
         transaction.on_commit(lambda: _start_thread(task, args, countdown))
     else:
         try:
-            task.apply_async(args=args, countdown=countdown, queue=settings.CELERY_TASK_DEFAULT_QUEUE)
+            task.apply_async(args=args, countdown=countdown, queue=queue or settings.CELERY_TASK_DEFAULT_QUEUE)
         except Exception as error:  # kombu/redis connection errors, whatever the transport
             raise TaskBrokerUnavailable(str(error)) from error
 
