@@ -6,7 +6,7 @@ from django.db.models import F
 
 from analysis.models import Analysis
 from analysis.services import analyses_left_today
-from games.bots.analysis import VERDICTS, Decision, summary
+from games.bots.analysis import Decision, summary
 from games.engine import Card
 
 MISTAKES = ("inaccuracy", "mistake", "blunder")
@@ -35,6 +35,7 @@ def panel_context(table, seat: int, ply: int, user) -> dict:
     mistakes = [d.ply for d in decisions if d.verdict in MISTAKES]
     figures = analysis.summary
     worst = max(figures["lost_by_deal"].values(), default=0) or 1
+    counts = figures["counts"]
     context.update({
         "here": here and {
             "decision": here, "chosen": _shown(here.chosen), "best": _shown(here.best),
@@ -42,10 +43,13 @@ def panel_context(table, seat: int, ply: int, user) -> dict:
         },
         "previous_mistake": max((p for p in mistakes if p < ply), default=None),
         "next_mistake": min((p for p in mistakes if p > ply), default=None),
-        "first_mistake": mistakes[0] if mistakes else None,
+        "mistake_number": mistakes.index(ply) + 1 if ply in mistakes else None,
         "mistake_count": len(mistakes),
         "figures": figures,
-        "verdict_counts": [(v, figures["counts"].get(v, 0)) for v in VERDICTS[2:]],
+        "verdict_counts": [(count, word if count == 1 else plural)
+                           for count, word, plural in ((counts.get("inaccuracy", 0), "inaccuracy", "inaccuracies"),
+                                                       (counts.get("mistake", 0), "mistake", "mistakes"),
+                                                       (counts.get("blunder", 0), "blunder", "blunders"))],
         "deal_bars": [{"deal": deal, "lost": lost, "width": round(100 * lost / worst)}
                       for deal, lost in figures["lost_by_deal"].items()],
         "median_error": sorted(d.error for d in decisions)[len(decisions) // 2] if decisions else 0,

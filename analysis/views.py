@@ -48,6 +48,7 @@ def request_analysis(request, table_id: int):
         return redirect(reverse("solo:replay", args=[table.pk]) + f"?ply={ply}")
     context = selectors.panel_context(table, seat.number, ply, request.user)
     context["refused"] = refused
+    context["verdict_out_of_band"] = True
     response = render(request, "analysis/_panel.html", context, status=status)
     if status == 429:
         response["Retry-After"] = str(max(1, int((retry_at - timezone.now()).total_seconds())))
@@ -59,6 +60,7 @@ def panel(request, table_id: int):
     """The analysis panel alone (polled while the analysis runs)."""
     table, seat = _finished_seat(request, table_id)
     context = selectors.panel_context(table, seat.number, _ply(request, table), request.user)
+    context["verdict_out_of_band"] = True  # the verdict at this move comes too, out of band
     response = render(request, "analysis/_panel.html", context)
     response["Cache-Control"] = "no-store"
     return response

@@ -150,11 +150,16 @@ def _even_share(pts, me: int) -> float:
 
 
 def _compare(worlds: Iterator, play_out: Callable, options: list, chosen: int, cost: int,
-             effort: int) -> tuple[int, list[float], float, int]:
+             effort: int) -> tuple[int, float, float, float, int]:
     """Play every option out in each of ``worlds`` (``(world, weight)`` pairs); ``play_out``
     gives the value (lower is better) of option ``i`` in a world.  ``cost``: card plays per
-    option and world.  Returns ``(best option, mean values, standard error of the chosen
-    option's difference to the best or, if it is the best, to the next best, deals used)``."""
+    option and world.
+
+    Returns ``(best option, the chosen option's expected value, its loss, the loss's standard
+    error, deals used)``.  The best option is picked on one set of deals and the loss measured
+    on as many fresh ones: measured on the deals that picked it, the best would look better
+    than it is (it won partly on their luck), and every decision would seem to lose a little.
+    When the chosen option is the best, the error is that of its lead over the next best."""
     values: list[list[float]] = [[] for _ in options]
     weights: list[float] = []
     active = list(range(len(options)))
@@ -169,21 +174,28 @@ def _compare(worlds: Iterator, play_out: Callable, options: list, chosen: int, c
             break
         if done % PRUNE_EVERY == 0 and len(active) > 2:
             active = _prune(values, weights, active, chosen)
-    total = sum(weights)
-    if not total:
+    if not sum(weights):
         weights = [1.0] * len(weights)
-        total = float(len(weights))
-    means = [sum(w * x for w, x in zip(weights, v)) / total if v else float("inf") for v in values]
-    for i in range(len(options)):
-        if i not in active:
-            means[i] = float("inf")
-    best = min(active, key=lambda i: (means[i], i != chosen))
-    rival = best
-    if best == chosen:  # the noise of its lead over the next best, over their common deals
+    best = min(active, key=lambda i: (_mean(values[i], weights), i != chosen))
+    expected = _mean(values[chosen], weights)
+    if best == chosen:
         others = [i for i in range(len(options)) if i != chosen and values[i]]
         rival = min(others, key=lambda i: _mean(values[i], weights), default=chosen)
-    error = _paired_error(values[chosen], values[rival], weights)
-    return best, means, error, len(weights)
+        return best, expected, 0.0, _paired_error(values[chosen], values[rival], weights), len(weights)
+    fresh_chosen: list[float] = []
+    fresh_best: list[float] = []
+    fresh_weights: list[float] = []
+    for world, weight in worlds:
+        fresh_weights.append(weight)
+        fresh_chosen.append(play_out(world, chosen))
+        fresh_best.append(play_out(world, best))
+        if len(fresh_weights) >= len(weights):
+            break
+    if not sum(fresh_weights):
+        fresh_weights = [1.0] * len(fresh_weights)
+    loss = max(0.0, _mean(fresh_chosen, fresh_weights) - _mean(fresh_best, fresh_weights))
+    error = _paired_error(fresh_chosen, fresh_best, fresh_weights)
+    return best, expected, loss, error, len(weights) + len(fresh_weights)
 
 
 def _mean(xs: list[float], weights: list[float]) -> float:
@@ -273,14 +285,13 @@ def analyse_play(view, card: "Card | str", seed: int = 0, effort: int = ANALYSIS
         return _even_share(hard.rollout(world.copy(), rules, scores, options[i], exact), me)
 
     cost = max(sum(view.hand_sizes) + len(k.deal.trick), 1)
-    best, means, error, used = _compare(worlds(), play_out, options, chosen, cost, effort)
+    best, expected, loss, error, used = _compare(worlds(), play_out, options, chosen, cost, effort)
     best_card = Card.from_index(options[best])
-    loss = max(0.0, means[chosen] - means[best]) if best != chosen else 0.0
     return Decision(
         ply=ply, deal=view.deal_number, kind="play",
         phase=_phase_of(view, card), chosen=str(card),
         best=str(card if best == chosen else best_card),
-        expected=round(means[chosen], 3),
+        expected=round(expected, 3),
         loss=round(loss, 3), error=round(error, 3),
         verdict=verdict(loss, error, best == chosen),
         reason=hints.reason_for(view, best_card if best != chosen else card), worlds=used,
@@ -331,13 +342,12 @@ def analyse_pass(view, cards, seed: int = 0, effort: int = ANALYSIS_EFFORT, ply:
         deal.begin(first_leader)
         return _even_share(hard.rollout(deal, rules, scores), me)
 
-    best, means, error, used = _compare(worlds(), play_out, options, 0, cfg.hand_size * n, effort)
-    loss = max(0.0, means[0] - means[best]) if best else 0.0
+    best, expected, loss, error, used = _compare(worlds(), play_out, options, 0, cfg.hand_size * n, effort)
     chosen_text = " ".join(str(c) for c in mask_to_cards(chosen_mask))
     best_cards = list(mask_to_cards(options[best]))
     return Decision(
         ply=ply, deal=view.deal_number, kind="pass", phase="passing", chosen=chosen_text,
-        best=" ".join(str(c) for c in best_cards), expected=round(means[0], 3),
+        best=" ".join(str(c) for c in best_cards), expected=round(expected, 3),
         loss=round(loss, 3), error=round(error, 3), verdict=verdict(loss, error, best == 0),
         reason=hints.pass_reason(view, best_cards), worlds=used,
     )
@@ -415,7 +425,9 @@ def analyse_game(state: dict, seat: int, effort: int = ANALYSIS_EFFORT) -> Itera
 
 def summary(decisions: "list[Decision]", deals: int) -> dict:
     """Accuracy (share of decisions within the noise of the best, in %), expected points
-    lost per deal, and both by phase, for ``deals`` deals played.
+    lost per deal, and both by phase, for ``deals`` deals played.  A decision within the
+    noise loses nothing here: summed over a game, the noise of many small estimates would
+    add up to points nobody lost.
 
     >>> d = [Decision(1, 1, "play", "leading", "2C", "2C", 0, 0, 0, "best", "", 32),
     ...      Decision(2, 1, "play", "following", "KS", "2S", 13, 13, 0.5, "blunder", "", 32)]
@@ -426,7 +438,7 @@ def summary(decisions: "list[Decision]", deals: int) -> dict:
         return {
             "decisions": len(ds),
             "accuracy": round(100 * sum(d.within_noise for d in ds) / len(ds), 1) if ds else None,
-            "lost": round(float(sum(d.loss for d in ds)), 2),
+            "lost": round(float(sum(d.loss for d in ds if not d.within_noise)), 2),
         }
 
     phases = {}
@@ -436,7 +448,7 @@ def summary(decisions: "list[Decision]", deals: int) -> dict:
             phases[phase] = figures(chosen)
     lost_by_deal: dict[int, float] = {}
     for d in decisions:
-        lost_by_deal[d.deal] = lost_by_deal.get(d.deal, 0.0) + d.loss
+        lost_by_deal[d.deal] = lost_by_deal.get(d.deal, 0.0) + (0.0 if d.within_noise else d.loss)
     whole = figures(decisions)
     return {
         "deals": deals,

@@ -63,6 +63,7 @@ def test_a_finished_game_is_analysed_once_and_its_verdicts_shown_in_the_replay(a
     if mistakes:
         assert f'href="?ply={mistakes[0]}"' in start and "Review my mistakes" in start
         stepped = ann.get(reverse("solo:replay", args=[finished.pk]), {"ply": mistakes[0]}, **HTMX).content.decode()
+        assert f"Mistake 1 of {len(mistakes)}" in stepped
         assert ("Next mistake" in stepped) == (len(mistakes) > 1)
         if len(mistakes) > 1:
             assert f'href="?ply={mistakes[1]}"' in stepped
@@ -83,6 +84,8 @@ def test_the_panel_shows_progress_while_it_runs_and_polls_until_done(ann, finish
     assert analysis.status == "done"
     panel = ann.get(reverse("analysis:panel", args=[finished.pk]), {"ply": 5}).content.decode()
     assert "<progress" not in panel and "every 1s" not in panel and "Accuracy" in panel
+    assert '<div id="analysis-here" class="analysis-at-move" hx-swap-oob="true">' in panel, \
+        "the verdict at the move shown comes with the finished panel"
 
 
 @pytest.mark.django_db

@@ -73,6 +73,7 @@ def site(tmp_path_factory):
         "SQLITE_PATH": str(tmp / "site.sqlite3"),
         "BOT_DELAY_SECONDS": "0.05",
         "TASK_RUNNER": "thread",
+        "ANALYSIS_EFFORT": "3000",  # an analysis in a few seconds
         "DJANGO_SETTINGS_MODULE": "hearts_site.settings",
         "DEBUG": "true",
         "LOG_LEVEL": "WARNING",
