@@ -1,6 +1,25 @@
+import os
 import uuid
+from pathlib import Path
 
 import pytest
+
+BROWSER_TEST_FOLDERS = ("browser", "browser_live")
+
+
+def pytest_collection_modifyitems(config, items):
+    """On production settings, the browser tests are left to the embedded pass: their servers
+    run on the embedded default whatever the settings of the test process (a SQLite file, the
+    in-memory channel layer, task threads), so a second pass would repeat them exactly — a
+    quarter of an hour of CI. ``BROWSER_TESTS_EVERYWHERE=1`` runs them anyway."""
+    if not os.environ.get("DATABASE_URL") or os.environ.get("BROWSER_TESTS_EVERYWHERE") == "1":
+        return
+    skip = pytest.mark.skip(reason="browser tests run their site on the embedded default: the embedded pass runs them")
+    tests = Path(__file__).resolve().parent
+    for item in items:
+        parts = Path(str(item.fspath)).resolve().relative_to(tests).parts
+        if parts and parts[0] in BROWSER_TEST_FOLDERS:
+            item.add_marker(skip)
 
 
 @pytest.fixture(autouse=True)

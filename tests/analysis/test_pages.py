@@ -174,3 +174,20 @@ def test_a_celery_worker_runs_the_analysis(celery_worker_process, django_user_mo
         time.sleep(0.2)
     analysis.refresh_from_db()
     assert analysis.status == "done" and analysis.done == analysis.total > 0
+
+
+@pytest.mark.django_db
+def test_each_person_at_a_table_gets_the_analysis_of_their_own_seat(client, ann, player, stranger, finished,
+                                                                    django_capture_on_commit_callbacks):
+    Seat.objects.filter(table=finished, number=2).update(user=stranger, bot_level="")
+    assert ask(ann, finished, django_capture_on_commit_callbacks).status_code == 302
+    client.force_login(stranger)
+    assert ask(client, finished, django_capture_on_commit_callbacks).status_code == 302
+    log = storage.saved_game(finished)["log"]
+    for seat, person in ((0, player), (2, stranger)):
+        analysis = Analysis.objects.get(table=finished, seat=seat)
+        assert analysis.requested_by == person and analysis.decisions
+        assert {log[d["ply"] - 1]["seat"] for d in analysis.decisions} == {seat}
+    panel = client.get(reverse("analysis:panel", args=[finished.pk]), {"ply": 0}).content.decode()
+    mine = Analysis.objects.get(table=finished, seat=2).summary["accuracy"]
+    assert f"Accuracy {mine}%" in panel
