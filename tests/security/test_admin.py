@@ -10,6 +10,7 @@ from django.test import Client, RequestFactory
 from django.urls import reverse
 from django.utils import timezone
 
+from analysis.models import Analysis
 from games import services
 from games.engine import Rules
 from games.models import Action, Seat, Table
@@ -41,6 +42,8 @@ def world(ann, bob, staff):
     ProviderEvent.objects.create(event_id="evt_1", type="invoice.paid", created=timezone.now(),
                                  outcome=ProviderEvent.Outcome.APPLIED, subscription=subscription)
     _optional_rows(ann, bob, room)
+    Analysis.objects.create(table=finished, seat=0, requested_by=bob, effort=1000, status="done", done=1, total=1,
+                            decisions=[], summary={"accuracy": 100.0})
     # Codes are random, and the search matches inside them: one with "bob" in it (about one
     # run in 3,600) would be found by a search for the player bob.
     for number, table in enumerate((solo, finished, room), start=1):
