@@ -39,7 +39,7 @@ HINT_EFFORT = 9000
 HINT_TIME = 0.2
 
 _SUIT_WORD = ("clubs", "diamonds", "spades", "hearts")
-_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
 
 def _number(n: int) -> str:
@@ -171,7 +171,14 @@ def _describe(view, k: Knowledge, card: Card, code) -> str:
             return f"Lead the {s}: every {card.suit.plural[:-1]} still out is higher, so someone else takes it"
         if not suit_out:
             return f"Lead the {s}: nobody else holds {card.suit.plural}, but it clears your hand"
-        return f"Lead low with the {s}: it is unlikely to win the trick"
+        higher = suit_out.bit_count() - lower
+        if higher == 0:
+            return (f"Lead the {s}: no {card.suit.plural[:-1]} still out beats it, so take this trick now "
+                    "rather than a later one full of points")
+        if higher >= lower:
+            return f"Lead low with the {s}: it is unlikely to win the trick"
+        return (f"Lead the {s}: {_number(higher)} higher {card.suit.plural[:-1]}"
+                f"{'s are' if higher != 1 else ' is'} still out, so it may well lose the trick to one")
     led = trick[0] // 13
     best = d.best
     best_card = Card.from_index(best)
