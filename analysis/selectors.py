@@ -57,6 +57,13 @@ def panel_context(table, seat: int, ply: int, user) -> dict:
     return context
 
 
+def accuracies(user, tables) -> dict[int, float]:
+    """The accuracy of ``user``'s finished analyses at ``tables``, by table id."""
+    rows = Analysis.objects.filter(table__in=tables, status=Analysis.Status.DONE, table__seats__user=user,
+                                   table__seats__number=F("seat")).values_list("table_id", "summary")
+    return {table_id: summary.get("accuracy") for table_id, summary in rows}
+
+
 def player_summary(user, games: int = RECENT_GAMES) -> dict | None:
     """The person's accuracy and points lost per deal over their last ``games`` analysed
     games, overall and by phase; None before any."""

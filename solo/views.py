@@ -16,6 +16,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.services import note_guest_seen, player_for
+from analysis.selectors import accuracies as analysis_accuracies
 from analysis.selectors import panel_context as analysis_panel
 from analysis.selectors import player_summary as analysis_summary
 from games import bots, drawing, learn, presenters, services, storage
@@ -187,7 +188,8 @@ def hint(request, table_id: int):
 @login_required
 def my_games(request):
     tables = list(_my_tables(request.user).prefetch_related("seats__user"))
-    rows = [_game_row(table, request.user) for table in tables]
+    accuracy = analysis_accuracies(request.user, [table.pk for table in tables])
+    rows = [_game_row(table, request.user) | {"accuracy": accuracy.get(table.pk)} for table in tables]
     return render(request, "games/my_games.html", {
         "unfinished": [row for row in rows if row["active"]],
         "finished": [row for row in rows if not row["active"]],

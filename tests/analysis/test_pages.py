@@ -1,4 +1,5 @@
 """Asking for an analysis, its progress and verdicts on the replay, the limit, the admin, statistics."""
+import json
 import re
 import time
 
@@ -12,6 +13,7 @@ from games.bots import analysis as search
 from games.engine import Rules
 from games.models import Seat, Table
 from tests.solo.conftest import make_table
+from tests.solo.test_offline import finished_game as finished_offline_game
 from tests.solo.test_views import HTMX, play_whole_game
 
 EFFORT = 2000
@@ -191,3 +193,21 @@ def test_each_person_at_a_table_gets_the_analysis_of_their_own_seat(client, ann,
     panel = client.get(reverse("analysis:panel", args=[finished.pk]), {"ply": 0}).content.decode()
     mine = Analysis.objects.get(table=finished, seat=2).summary["accuracy"]
     assert f"Accuracy {mine}%" in panel
+
+
+@pytest.mark.django_db
+def test_a_game_played_offline_and_kept_is_analysed_and_my_games_shows_its_accuracy(
+        client, django_user_model, settings, django_capture_on_commit_callbacks):
+    settings.ANALYSIS_EFFORT = EFFORT
+    person = django_user_model.objects.create_user("offline-ann", password="pw-long-enough-1")
+    client.force_login(person)
+    kept = client.post(reverse("solo:offline_keep"), json.dumps(finished_offline_game()), content_type="application/json")
+    assert kept.status_code == 201
+    table = Table.objects.get(pk=kept.json()["table"])
+    mine = client.get(reverse("solo:my_games")).content.decode()
+    assert "Analysis in the replay" in mine and "data-accuracy" not in mine
+    assert ask(client, table, django_capture_on_commit_callbacks).status_code == 302
+    analysis = Analysis.objects.get(table=table, seat=0)
+    assert analysis.status == "done" and analysis.decisions
+    mine = client.get(reverse("solo:my_games")).content.decode()
+    assert f"Analysed: accuracy {analysis.summary['accuracy']}%" in mine
