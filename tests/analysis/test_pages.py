@@ -58,7 +58,9 @@ def test_a_finished_game_is_analysed_once_and_its_verdicts_shown_in_the_replay(a
         page = replay(ann, finished, decision.ply)
         assert f'data-verdict="{decision.verdict}"' in page
         if decision.verdict != "best":
-            assert "Better:" in page and decision.reason.replace("'", "&#x27;") in page
+            assert decision.reason.replace("'", "&#x27;") in page
+            assert ("Better:" in page) == (decision.verdict != "good")
+            assert ("slightly preferred" in page) == (decision.verdict == "good")
 
     mistakes = [d.ply for d in expected if d.verdict in ("inaccuracy", "mistake", "blunder")]
     start = replay(ann, finished, 0)
