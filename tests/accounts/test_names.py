@@ -1,17 +1,11 @@
 """Look-alike names share a key (accounts.names)."""
-import doctest
 import string
 import unicodedata
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from accounts import names
 from accounts.names import name_key
-
-
-def test_the_module_examples_hold():
-    assert doctest.testmod(names).failed == 0
 
 
 @given(st.text(alphabet=string.ascii_letters + string.digits + " ._-'", max_size=30))

@@ -81,14 +81,3 @@ def test_refuses_unknown_level_and_wrong_turn():
         bots.choose_action(g.view(seat), "expert")
     with pytest.raises(ValueError, match="nothing to do"):
         bots.choose_action(g.view((seat + 1) % 4), "medium")
-
-
-def test_doctests_of_the_bots_package():
-    import doctest
-
-    from games.bots import figures, hard, hints, policy, sampling, standing, state
-    import games.bots as pkg
-
-    for mod in (pkg, figures, hard, hints, policy, sampling, standing, state):
-        failed, _ = doctest.testmod(mod)
-        assert failed == 0, mod.__name__

@@ -282,9 +282,3 @@ def test_bad_results_are_refused(db, table_size, results, message):
     with transaction.atomic(), pytest.raises(ValueError, match=message):
         apply_game_result("table:16", table_size, results)
     assert not RatedGame.objects.exists()
-
-
-def test_the_examples_in_the_docstrings():
-    import doctest
-
-    assert doctest.testmod(services).attempted and doctest.testmod(services).failed == 0

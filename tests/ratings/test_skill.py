@@ -6,7 +6,6 @@ winners gain less than a clear runner-up, and the player ranked just below a tie
 as the tied winners. ``ratings.skill.rate`` therefore rates every strict order of each tied
 group and averages (for two players: A-beats-B and B-beats-A, averaged).
 """
-import doctest
 import itertools
 import math
 
@@ -18,10 +17,6 @@ from ratings.skill import Skill, rate, rate_package
 TOL = 1e-9
 
 OTHERS = [Skill(27.0, 6.0), Skill(21.5, 7.5), Skill(30.0, 3.0), Skill(18.0, 8.0)]
-
-
-def test_doctests():
-    assert doctest.testmod(skill).failed == 0
 
 
 def test_pinned_package_ties_are_not_halfway():
