@@ -29,7 +29,10 @@ Rules
    turn starts again when the last one arrives. An outage is not charged to the players
    either: when the server process that held a table's sockets is found gone (a restart, a
    crash), the clock starts again with the whole turn and the arrival grace while browsers
-   reconnect (``live.presence.restart_clock_after_outage``).
+   reconnect (``live.presence.restart_clock_after_outage``). A turn timer that falls due
+   while every server process holding the acting person's sockets has gone silent, before
+   the outage is noticed, does not fire: that is the outage noticed early, and the clock
+   starts again the same way (:func:`cut_off_by_outage`).
 7. **Watching** (:func:`listed_for_watching`): matched games and friend rooms listed in the
    lobby are offered to watchers; an unlisted room is watched only by those given its link.
 8. **Two chats** (:func:`chat_audience`): the players talk among themselves; watchers, and
@@ -179,6 +182,22 @@ def first_clock_waits(ply: int, people_not_here: int) -> bool:
     (True, False, False)
     """
     return ply == 0 and people_not_here > 0
+
+
+def cut_off_by_outage(seconds_since_heartbeats: Sequence[float], heartbeat_every: float, timeout: float) -> bool:
+    """Whether a person is cut off by an outage (rule 6): every server process holding one of
+    their sockets (``seconds_since_heartbeats``: one per such process) has been silent for
+    half the time after which it is taken for gone, and at least a heartbeat and a half —
+    late enough not to be a busy machine's late heartbeat. Someone with no socket at all is
+    not cut off but gone, and the ordinary rules of a drop apply.
+
+    >>> cut_off_by_outage([16.0], 10, 30), cut_off_by_outage([16.0, 2.0], 10, 30), cut_off_by_outage([], 10, 30)
+    (True, False, False)
+    >>> cut_off_by_outage([12.0], 10, 30), cut_off_by_outage([2.5], 1, 5)
+    (False, False)
+    """
+    silent = max(1.5 * heartbeat_every, timeout / 2)
+    return bool(seconds_since_heartbeats) and all(s > silent for s in seconds_since_heartbeats)
 
 
 def listed_for_watching(kind: str, listed: bool) -> bool:

@@ -11,6 +11,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.dispatch import Signal
 from django.utils import timezone
 
 from games import bots, conduct, protocol, snapshots, statements, storage
@@ -433,6 +434,13 @@ def play_forced_card(table_id: int, version: int) -> bool:
     return True
 
 
+turn_timer_due = Signal()
+"""Sent with ``table`` and ``seats`` (the people to act) when a turn timer falls due, before a
+computer plays for them. A receiver that knows the people cannot be playing (live play: their
+server process is silent, ``games.conduct`` rule 6, ``live.server.hold_timer_in_outage``) starts the clock again and returns True;
+the timer then does not fire."""
+
+
 def turn_timed_out(table_id: int, deadline_iso: str, version: int = 0) -> int:
     """The turn timer ran out: the Medium bot plays for each person still to act.
 
@@ -452,6 +460,9 @@ def turn_timed_out(table_id: int, deadline_iso: str, version: int = 0) -> int:
         seats = {seat.number: seat for seat in table.seats.all()}
         people = [number for number in game.to_act if not seats[number].computer_plays]
         if not people:
+            return moves
+        if any(held for _, held in turn_timer_due.send(sender=Table, table=table, seats=people)):
+            log.info("turn_timeout_held table=%s seats=%s", table_id, people)
             return moves
         number = people[0]
         choice = computer_action(game.view(number), TIMEOUT_BOT_LEVEL, table, number)

@@ -340,3 +340,4 @@ def restart_clock_after_outage(table_id: int) -> bool:
         notify_after_commit(table, [{"type": "clock_restarted"}])
     log.info("clock_restarted table=%s seconds=%s", table_id, seconds)
     return True
+

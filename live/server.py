@@ -36,10 +36,14 @@ import socket
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import close_old_connections, connection
+from django.utils import timezone
 
+from games import conduct
 from games.faults import describe
+from games.models import Seat, Table
 from hearts_site.taskrunner import schedule
 from live import presence
+from live.models import LiveServer, TableConnection
 
 log = logging.getLogger(__name__)
 
@@ -173,3 +177,29 @@ async def _beat_forever() -> None:
     while True:
         await asyncio.sleep(settings.LIVE_SERVER_HEARTBEAT_SECONDS)
         await beat()
+
+
+def hold_timer_in_outage(sender, table: Table, seats: list, **kwargs) -> bool:
+    """A turn timer fell due (``games.services.turn_timer_due``): when a person to act is cut
+    off by an outage not yet noticed (every server process holding their sockets has missed
+    its heartbeat, ``games.conduct.cut_off_by_outage``), their clock starts again whole
+    instead (:func:`restart_clock_after_outage`). A Celery worker outlives a dead daphne; this
+    keeps its timers from charging the outage to the players. Sockets of this very process
+    (the embedded default runs timers in it) are alive: it is running this."""
+    people = list(Seat.objects.filter(table=table, number__in=seats, user__isnull=False).values_list("user_id", flat=True))
+    if not people:
+        return False
+    connections = list(TableConnection.objects.filter(table=table, user_id__in=people).values_list("user_id", "server"))
+    beats = dict(LiveServer.objects.filter(name__in={server for _, server in connections}).values_list("name", "heartbeat_at"))
+    now = timezone.now()
+    every = float(settings.LIVE_SERVER_HEARTBEAT_SECONDS)
+    timeout = float(settings.LIVE_SERVER_TIMEOUT_SECONDS)
+    for person in people:
+        servers = {server for user, server in connections if user == person and server}
+        if SERVER_NAME in servers:
+            continue
+        silences = [(now - beats[server]).total_seconds() if server in beats else float("inf") for server in servers]
+        if conduct.cut_off_by_outage(silences, every, timeout):
+            log.info("timer_held_in_outage table=%s user=%s", table.pk, person)
+            return presence.restart_clock_after_outage(table.pk)
+    return False
