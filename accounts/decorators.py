@@ -15,8 +15,9 @@ Usage in a live-play view that starts or joins a NEW live game::
   responses by default — plus an ``HX-Trigger: live-access-denied`` event carrying the
   message, so the page may also show it its own way.
 
-Websocket consumers can't use a decorator: call
-:func:`accounts.selectors.ahas_live_access` and :func:`~accounts.selectors.live_access_denied_message`.
+Websocket consumers can't use a decorator: they call
+:func:`accounts.selectors.has_live_access` off their event loop and
+:func:`~accounts.selectors.live_access_denied_message`.
 """
 import functools
 import json

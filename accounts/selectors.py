@@ -5,8 +5,8 @@ The live-play rule lives here and nowhere else:
 * **Free** for every signed-in player: solo play against the bots and the learning pages.
 * **Live play** (friend rooms, matchmaking) needs live access, decided by
   :func:`has_live_access`. HTTP views use :func:`accounts.decorators.live_access_required`;
-  websocket consumers call :func:`ahas_live_access` (or ``has_live_access`` through
-  ``database_sync_to_async``) and send :func:`live_access_denied_message` when it says no.
+  websocket consumers call ``has_live_access`` off their event loop (``live.consumers``)
+  and send :func:`live_access_denied_message` when it says no.
 
 **Check only at entry points for new live games.** Creating a friend room, taking a seat,
 joining the matchmaking queue: those check. Playing a card, reconnecting to a table you are
@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import datetime as dt
 
-from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
@@ -86,11 +85,6 @@ def has_live_access(user, now: dt.datetime | None = None) -> bool:
     if getattr(user, "is_guest", False):
         return False
     return subscription_gives_live_access(subscription_for(user), now)
-
-
-async def ahas_live_access(user, now: dt.datetime | None = None) -> bool:
-    """:func:`has_live_access` for websocket consumers and other async code."""
-    return await sync_to_async(has_live_access)(user, now)
 
 
 def pricing_url() -> str:

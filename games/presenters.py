@@ -21,7 +21,6 @@ import math
 from datetime import datetime
 
 from django.template.backends.utils import csrf_input_lazy
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import mark_safe
@@ -274,6 +273,4 @@ def render_table(
     return mark_safe(html)  # Jinja2 escaped what it printed
 
 
-def table_assets_html() -> str:
-    """The ``<link>``/``<script>`` tags the fragment needs (put them in the page's head)."""
-    return render_to_string("games/_table_assets.html")
+

@@ -70,11 +70,6 @@ class SeatResult:
         return self.user_id is not None
 
 
-def should_rate(rated: bool, results: Sequence[SeatResult]) -> bool:
-    """Whether :func:`apply_game_result` would change ratings for this game (rules 1, 3 and 6)."""
-    return bool(rated) and _enough_people(_people(results))
-
-
 def apply_game_result(game_key: str, table_size: int, results: list[SeatResult]) -> list[RatingChange] | None:
     """Rate a finished rated game, once. Call it inside the ``transaction.atomic()`` block that
     marks the game finished.

@@ -68,10 +68,6 @@ class Trick:
     def cards(self) -> tuple[Card, ...]:
         return tuple(c for _, c in self.plays)
 
-    @property
-    def suit_led(self) -> "Suit | None":
-        return self.plays[0][1].suit if self.plays else None
-
     def to_dict(self) -> dict[str, Any]:
         return {
             "leader": self.leader,
@@ -579,8 +575,6 @@ class Game:
     def ply(self) -> int:
         """Number of actions applied so far; each :meth:`apply` adds 1."""
         return len(self._log)
-
-    version = ply
 
     @property
     def is_over(self) -> bool:

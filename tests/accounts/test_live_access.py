@@ -2,13 +2,11 @@ import datetime as dt
 import json
 
 import pytest
-from asgiref.sync import async_to_sync
 from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 
 from accounts.selectors import (
     PAST_DUE_GRACE,
-    ahas_live_access,
     has_live_access,
     live_access_denied_message,
 )
@@ -71,11 +69,6 @@ def test_has_live_access_reads_fresh_state(player, make_subscription):
     subscription.save()
     assert has_live_access(player) is False
 
-
-def test_async_variant_for_consumers(player, make_subscription):
-    assert async_to_sync(ahas_live_access)(player) is False
-    make_subscription(player)
-    assert async_to_sync(ahas_live_access)(player) is True
 
 
 def test_denied_message_for_a_non_subscriber(player):

@@ -8,7 +8,7 @@ from django.db.models import QuerySet
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from ratings import services, skill
+from ratings import skill
 from ratings.models import PROVISIONAL_GAMES, PlayerStats, RatedGame, Rating, RatingChange
 from ratings.selectors import leaderboard, rating_for
 from ratings.services import SeatResult, apply_abandoned_game, apply_game_result, record_game_stats
@@ -181,16 +181,6 @@ def test_when_every_person_left_whoever_stayed_longest_ranks_first(players, rate
     d, e = players[3:5]
     changes = rate_game([(d, 20), (e, 100), (None, 50)], dropped={d, e}, left_at={d: now})
     assert [change.rank for change in changes] == [1, 1]
-
-
-def test_should_rate():
-    person, other, bot = SeatResult(1, 50, True), SeatResult(2, 100, False), SeatResult(None, 70, False)
-    assert services.should_rate(True, [person, other, bot])
-    assert not services.should_rate(False, [person, other, bot])
-    assert not services.should_rate(True, [person, bot, bot])
-    gone = SeatResult(2, 100, False, dropped=True)
-    assert services.should_rate(True, [person, gone, bot])
-    assert services.should_rate(True, [SeatResult(1, 50, True, dropped=True), gone, bot]), "everyone left: rule 5"
 
 
 def test_provisional_until_ten_rated_games(players, rate_game):
