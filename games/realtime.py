@@ -92,7 +92,7 @@ def notify_presence(table_id: int) -> None:
 
 
 def notify_chat(table_id: int, line: dict) -> None:
-    """A chat message was posted at the table (``games.services.post_chat``)."""
+    """A chat message was posted at the table (``live.chat.post_chat``)."""
     _send(table_id, {"type": "table.chat", "table": table_id, "line": line})
 
 

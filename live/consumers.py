@@ -329,7 +329,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def release(self):
         """Give back the socket's place, leave the table group and close this socket's
-        connection row (:func:`games.presence.connection_closed`), once."""
+        connection row (:func:`live.presence.connection_closed`), once."""
         if self.holds_place:
             self.holds_place = False
             server.give_back_socket_place(self.user.pk, self.table_id)

@@ -1,6 +1,6 @@
 """Play live: a queue of players waiting for a rated table of a chosen size.
 
-Each waiting player has a :class:`games.models.QueueEntry` with their rating for that table
+Each waiting player has a :class:`live.models.QueueEntry` with their rating for that table
 size. Players are compatible when their ratings differ by no more than the allowed gap of
 *either* of them; the gap starts at :data:`BASE_GAP` and widens by :data:`GAP_STEP` for every
 :data:`STEP_SECONDS` waited, so nobody waits forever for a perfect match.

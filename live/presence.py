@@ -53,7 +53,7 @@ def connection_opened(table_id: int, user, channel_name: str, server: str) -> Se
     """A person's websocket to a table opened on the server process ``server`` (a
     ``LiveServer.name``, registered before). Returns their seat (None if they have none).
 
-    Records the socket for the person at the table (:class:`games.models.TableConnection`),
+    Records the socket for the person at the table (:class:`live.models.TableConnection`),
     whether seated or not (how many a person may open: ``live.server.take_socket_place``); marks their seat
     connected and, when a computer was standing in, hands it back (:func:`reclaim_seat`) so
     they play their own cards again.

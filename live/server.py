@@ -5,13 +5,13 @@ socket closes. A daphne process that crashes (SIGKILL, out of memory, a lost mac
 nothing, so its rows would stay and their seats look connected forever: no grace period, no
 computer standing in. Hence every process holding table sockets
 
-* registers itself (:class:`games.models.LiveServer`) before it records its first socket,
+* registers itself (:class:`live.models.LiveServer`) before it records its first socket,
   and records each socket with its name;
 * from a task on its event loop, every ``LIVE_SERVER_HEARTBEAT_SECONDS`` (:func:`beat`):
   writes its heartbeat, sweeps the sockets of processes silent for
-  ``LIVE_SERVER_TIMEOUT_SECONDS`` (:func:`games.presence.sweep_dead_connections`, which closes
+  ``LIVE_SERVER_TIMEOUT_SECONDS`` (:func:`live.presence.sweep_dead_connections`, which closes
   them through the one path for closed sockets, ``presence.connection_closed``) and stands in
-  for people whose grace period is over (:func:`games.presence.stand_in_overdue_seats`).
+  for people whose grace period is over (:func:`live.presence.stand_in_overdue_seats`).
 
 A Celery worker sweeps too whenever it connects (``games.tasks``), so a crash is cleaned up even
 before anyone reconnects to a server.
