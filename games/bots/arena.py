@@ -47,7 +47,6 @@ from multiprocessing import Pool
 from games.engine import Game, Rules
 
 from . import LEVELS, choose_action
-from . import hard as _hard
 
 __all__ = ["parse_rules", "play_deal", "run", "format_report", "main"]
 

@@ -487,8 +487,8 @@ class Game:
         """Completed tricks of this deal, in order."""
         made = self._trick_values
         if len(made) < len(self._tricks):
-            for l, cards, w in self._tricks[len(made):]:
-                made.append(Trick(l, tuple([(s, _CARDS[c]) for s, c in self._plays(l, cards)]), w))
+            for leader, cards, w in self._tricks[len(made):]:
+                made.append(Trick(leader, tuple([(s, _CARDS[c]) for s, c in self._plays(leader, cards)]), w))
         return tuple(made)
 
     @property
@@ -974,7 +974,8 @@ class Game:
             "to_act": list(self.to_act),
             "hands": [cs(m) for m in self._deal.hands],
             "current_trick": [[s, _NAMES[c]] for s, c in self._trick_plays()],
-            "tricks": [[l, [[s, _NAMES[c]] for s, c in self._plays(l, cards)], w] for l, cards, w in self._tricks],
+            "tricks": [[leader, [[s, _NAMES[c]] for s, c in self._plays(leader, cards)], w]
+                       for leader, cards, w in self._tricks],
             "hearts_broken": self._deal.broken,
             "kitty": cs(self._deal_kitty),
             "kitty_taker": self._kitty_taker,

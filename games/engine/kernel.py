@@ -581,7 +581,7 @@ def plain_random_playout(d: Deal, rng) -> None:
 # Cards of a 13-bit suit segment: _SEG[bits] = tuple of rank offsets 0..12
 _SEG = tuple(tuple(r for r in range(13) if b >> r & 1) for b in range(1 << 13))
 # _ORDERS[n][leader] = the seats after the leader, in play order
-_ORDERS = {n: tuple(tuple((l + i) % n for i in range(1, n)) for l in range(n)) for n in range(3, 7)}
+_ORDERS = {n: tuple(tuple((leader + i) % n for i in range(1, n)) for leader in range(n)) for n in range(3, 7)}
 
 
 def random_playout(d: Deal, rng) -> None:

@@ -105,7 +105,6 @@ def check_dimmed_reason(page):
 
 
 def check_hint(page):
-    old = version(page)
     page.click(".hint-button")
     page.wait_for_selector(".hint-box")
     assert page.locator(".hint-box").inner_text().startswith("Hint:")

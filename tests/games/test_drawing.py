@@ -309,7 +309,11 @@ def test_a_card_played_sends_only_its_suits_row_of_the_tracker():
     seat = game.to_act[0]
     game.apply(seat, game.legal(seat)[0])
     _, after = _drawn(game, 4)
-    part = lambda whole: whole[whole.index('<details id="t-tracker"'):whole.index("</details>", whole.index('<details id="t-tracker"')) + 10]
+
+    def part(whole):
+        start = whole.index('<details id="t-tracker"')
+        return whole[start:whole.index("</details>", start) + 10]
+
     change = drawing.part_change(part(before), part(after))
     assert change == '<span id="t-tracker-0">2</span>', change
 

@@ -1,7 +1,7 @@
 import pytest
 
 from games import results, services
-from games.engine import Card, Game, Rules
+from games.engine import Game, Rules
 from games.models import Seat, Table
 from ratings.models import RatedGame, RatingChange
 from tests.live.conftest import play_people_until_over

@@ -11,7 +11,7 @@ import time
 import pytest
 
 from tests.live import processes
-from tests.live.processes import DaphneServer, daphne_env
+from tests.live.processes import DaphneServer
 
 RECOVERY_SECONDS = 10
 PENDING = {"BOT_DELAY_SECONDS": 600}  # a computer's next card waits long after the kill

@@ -1,7 +1,6 @@
 """A socket serves the seat its person holds now, never the one they held when it opened:
 leaving, changing seats and a new occupant must not send one seat's cards to another's socket,
 and the connection rows follow the person so a new occupant who drops is stood in."""
-import json
 import re
 
 import pytest
@@ -10,7 +9,7 @@ from asgiref.sync import sync_to_async
 from games import services
 from games.engine import Rules
 from games.models import Seat, Table
-from live import presence, rooms
+from live import rooms
 from live.models import TableConnection
 from tests.live.conftest import Player, wait_for
 

@@ -28,7 +28,7 @@ def test_leaderboard_ranks_established_players_and_marks_provisional_ones(client
     provisional = html.split("<h2>Provisional</h2>")[1]
     assert ">dave<" in provisional and re.search(r"\d+\?</td>", provisional)
     assert 'class="active" aria-current="page">3 players' in html
-    assert f'href="/ratings/player/alice/?players=3"' in html
+    assert 'href="/ratings/player/alice/?players=3"' in html
 
 
 @pytest.mark.parametrize("query", ["", "?players=7", "?players=four"])
