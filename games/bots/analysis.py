@@ -45,9 +45,9 @@ from __future__ import annotations
 import random
 import zlib
 from dataclasses import asdict, dataclass
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
-from games.engine import Card, Game, kernel
+from games.engine import Card, Game, PlayerView, kernel
 from games.engine.cards import mask_to_cards
 from games.engine.kernel import Deal
 
@@ -382,7 +382,7 @@ def analyse_moon(view, choice: str, ply: int = 0) -> "Decision | None":
 # ---------------------------------------------------------------------------------
 
 
-def decisions_of(state: dict, seat: int) -> Iterator[tuple[int, object, object]]:
+def decisions_of(state: dict, seat: int) -> Iterator[tuple[int, PlayerView, Any]]:
     """``(ply, view, action)`` for each action of ``seat`` in a stored game (``Game.to_dict``),
     the view being the seat's just before it acted."""
     game = Game.from_dict({key: state[key] for key in ("format", "rules", "seed", "setup")} | {"log": []})
@@ -392,7 +392,7 @@ def decisions_of(state: dict, seat: int) -> Iterator[tuple[int, object, object]]
         game.apply(entry["seat"], entry["action"])
 
 
-def choices_of(state: dict, seat: int) -> Iterator[tuple[int, object, object]]:
+def choices_of(state: dict, seat: int) -> Iterator[tuple[int, PlayerView, Any]]:
     """The decisions of ``seat`` with a real choice (see :func:`decisions_of`): every pass,
     a play when more than one card differs, a moon choice that decides the game."""
     for ply, view, action in decisions_of(state, seat):

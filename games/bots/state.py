@@ -22,6 +22,8 @@ A :class:`Knowledge` is built from a view only (a bot never sees a ``Game``):
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.engine import kernel
 from games.engine.kernel import HEARTS, SUIT_MASKS, Deal
 
@@ -42,6 +44,17 @@ class Knowledge:
         "view", "cfg", "n", "me", "hand", "deal", "known", "allowed", "unknown", "capacity",
         "kitty_unknown",
     )
+    view: Any  # a PlayerView
+    cfg: kernel.Config
+    n: int
+    me: int
+    hand: int
+    deal: Deal
+    known: list[int]
+    allowed: list[int]
+    unknown: int
+    capacity: list[int]
+    kitty_unknown: int
 
     @classmethod
     def from_view(cls, view) -> "Knowledge":
