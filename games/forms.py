@@ -46,11 +46,13 @@ RULE_CHOICES = {
         ("left_of_dealer", "Old style", "The player left of the dealer leads any card to the first trick."),
     ],
     "moon": [
-        ("others_26", "Everyone else takes 26", "Take all the hearts and the Q♠ and you score 0 while "
-         "everyone else scores 26."),
-        ("subtract_26", "Shooter subtracts 26", "Take all the hearts and the Q♠ and 26 comes off your score."),
-        ("choose", "Shooter chooses", "The shooter picks: subtract 26, or everyone else adds 26."),
-        ("off", "Off", "No shooting the moon: you simply take the 26 points."),
+        ("others_26", "Everyone else takes 26", "Take every point card and you score 0 while "
+         "everyone else scores 26 (43 with Black Maria)."),
+        ("subtract_26", "Shooter subtracts 26", "Take every point card and 26 (43 with Black Maria) comes off "
+         "your score."),
+        ("choose", "Shooter chooses", "The shooter picks: subtract 26 (43 with Black Maria), or everyone else "
+         "adds as much."),
+        ("off", "Off", "No shooting the moon: you simply take the points."),
     ],
     "jack_of_diamonds": [
         ("no", "Off", "The J♦ is an ordinary card."),

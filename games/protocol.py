@@ -113,7 +113,7 @@ def parse_move(data) -> tuple[object, int | None]:
     if kind == "moon":
         choice = _one(data, "choice")
         if choice not in ("add", "subtract"):
-            raise BadMove("Choose to subtract 26 from your score or add 26 to everyone else's.")
+            raise BadMove("Choose to subtract the moon's points from your score or add them to everyone else's.")
         return choice, version
     raise BadMove("Play a card, pass 3 cards or choose how to score the moon.")
 
