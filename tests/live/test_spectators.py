@@ -54,10 +54,12 @@ def start_friend_table(people):
     return services.start_table(table.pk)
 
 
-async def frames_of(player) -> list:
-    """Every frame the socket has been sent, until a second goes by without one."""
+async def frames_of(player, quiet: float = 3 * PRESENCE_EVERY_SECONDS) -> list:
+    """Every frame the socket has been sent, until ``quiet`` seconds go by without one: a few
+    times the presence throttle, whose news can come up to a period after the change (a quiet
+    second was once too short on a busy machine: the watcher's news came after it)."""
     frames = []
-    while not await player.comm.receive_nothing(1):
+    while not await player.comm.receive_nothing(quiet):
         output = await player.comm.receive_output()
         assert output["type"] == "websocket.send", output
         frames.append(output["text"])
@@ -175,16 +177,20 @@ async def test_a_watcher_opening_and_closing_a_hundred_times_costs_a_player_a_fe
     await ann.drain()
     cookie = await sync_to_async(session_cookie)(eve)
     started = asyncio.get_running_loop().time()
-    for _ in range(100):
+    for index in range(100):
         watcher = await Player.create(eve, table.pk, fmt="html", cookie=cookie)
         assert await watcher.connect()
         await watcher.receive(timeout=10)
-        await watcher.comm.disconnect()
+        if index < 99:
+            await watcher.comm.disconnect()  # the last one stays
     seconds = asyncio.get_running_loop().time() - started
     frames = await frames_of(ann)
     print(f"100 watcher sockets in {seconds:.1f} s: {len(frames)} frames, {sum(map(len, frames))} bytes to a player")
     assert len(frames) <= seconds / PRESENCE_EVERY_SECONDS + 3, len(frames)
-    # The last news is not lost: nobody is watching now, and the page says so.
+    # The last news is not lost: one is watching now, then no one, and the page says so.
+    # (Which of the hundred brief visits a player sees depends on when presence is read.)
     bars = [frame for frame in frames if 'id="t-bar"' in frame]
-    assert any("1 watching" in bar for bar in bars), "the watcher was shown"
-    assert "watching" not in bars[-1], "and then no one watching"
+    assert bars and "1 watching" in bars[-1], "the watcher still there is shown"
+    await watcher.comm.disconnect()
+    bars = [frame for frame in await frames_of(ann) if 'id="t-bar"' in frame]
+    assert bars and "watching" not in bars[-1], "and then no one watching"
