@@ -11,8 +11,8 @@ before the services), ``connection_refused`` (a socket refused at connect).
 
 Faults and their events (see live/LIVE.md, "Faults"):
 
-* the task broker is down: ``broker_unavailable`` (the move is rejected with ``unavailable``),
-  ``stand_in_not_scheduled``, ``stand_in_failed``;
+* the task broker is down: ``task_not_sent`` (the move stands; the task waits in the process,
+  ``hearts_site.taskrunner``), ``task_dropped`` (too many waited);
 * the channel layer (Redis) is down: ``layer_unavailable`` (the sockets of the process are
   closed with 4503 so clients reconnect), ``notify_failed``, ``group_discard_failed``;
 * a socket's seat could not be released (the database is down): ``disconnect_failed``;

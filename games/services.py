@@ -16,20 +16,15 @@ from django.utils import timezone
 
 from games import bots, conduct, protocol, snapshots, statements, storage
 from games.engine import Card, Game, IllegalAction, Rules
-from games.faults import describe
 from games.models import Action, Seat, Table
 from games.realtime import notify_table
 from games.results import record_abandoned_game, record_finished_game, seats_counted_as_left
-from hearts_site.taskrunner import TaskBrokerUnavailable, schedule, task_batch
+from hearts_site.taskrunner import schedule, task_batch
 
 log = logging.getLogger(__name__)
 
 # A seat that cannot be decided by its person (timeout) is played by this level.
 TIMEOUT_BOT_LEVEL = "medium"
-
-
-class NotYetCommitted(Exception):
-    """A task arrived before the move that scheduled it was committed: try again shortly."""
 
 
 class ActionRejected(ValueError):
@@ -168,7 +163,7 @@ def submit_action(
     version the move was made against: a duplicate or stale move is rejected.
     """
     try:
-        return _submit_action(table_id, seat_number, action, expected_version, user, actor)
+        return _apply_action(table_id, seat_number, action, expected_version, user, actor)
     except ActionRejected as error:
         # Never log the action itself: a card tried reveals part of a hidden hand.
         log.info(
@@ -176,16 +171,6 @@ def submit_action(
             table_id, seat_number, actor, error.code, getattr(user, "pk", None),
         )
         raise
-
-
-def _submit_action(table_id, seat_number, action, expected_version, user, actor) -> ActionOutcome:
-    try:
-        return _apply_action(table_id, seat_number, action, expected_version, user, actor)
-    except TaskBrokerUnavailable as error:
-        log.warning("broker_unavailable table=%s seat=%s error=%s", table_id, seat_number, describe(error))
-        raise ActionRejected(
-            "unavailable", "The game server is briefly unavailable, so your move was not made. Try again in a moment."
-        )
 
 
 def _apply_action(table_id, seat_number, action, expected_version, user, actor) -> ActionOutcome:
@@ -280,7 +265,7 @@ def plan_next(table: Table, game: Game, seats: list[Seat] | None = None) -> None
             if awaiting_arrivals(table, game, seats.values()):
                 seconds += settings.LIVE_ARRIVAL_GRACE_SECONDS  # see live.presence.connection_opened
             table.turn_deadline = timezone.now() + timedelta(seconds=seconds)
-            schedule("games.turn_timeout", table.pk, table.turn_deadline.isoformat(), table.version, countdown=seconds)
+            schedule("games.turn_timeout", table.pk, table.turn_deadline.isoformat(), countdown=seconds)
     else:
         table.turn_deadline = None
 
@@ -375,8 +360,6 @@ def play_computer_turns(table_id: int, version: int) -> int:
     moves = 0
     while True:
         table = Table.objects.get(pk=table_id)
-        if table.version < version and moves == 0:
-            raise NotYetCommitted(f"table {table_id} is at version {table.version}, task is for {version}")
         if table.status != Table.Status.PLAYING or table.version != version:
             return moves
         game = load_game(table)
@@ -417,8 +400,6 @@ def play_forced_card(table_id: int, version: int) -> bool:
     """Play the person's only legal card (:func:`forced_card`) if the table is still at
     ``version``. Returns True when a card was played."""
     table = Table.objects.get(pk=table_id)
-    if table.version < version:
-        raise NotYetCommitted(f"table {table_id} is at version {table.version}, task is for {version}")
     if table.status != Table.Status.PLAYING or table.version != version:
         return False
     forced = forced_card(table, load_game(table), {seat.number: seat for seat in table.seats.all()})
@@ -441,7 +422,7 @@ server process is silent, ``games.conduct`` rule 6, ``live.server.hold_timer_in_
 the timer then does not fire."""
 
 
-def turn_timed_out(table_id: int, deadline_iso: str, version: int = 0) -> int:
+def turn_timed_out(table_id: int, deadline_iso: str) -> int:
     """The turn timer ran out: the Medium bot plays for each person still to act.
 
     Ignored unless the table still waits on that same deadline (the move was made, or a
@@ -450,8 +431,6 @@ def turn_timed_out(table_id: int, deadline_iso: str, version: int = 0) -> int:
     moves = 0
     for _attempt in range(10):
         table = Table.objects.get(pk=table_id)
-        if table.version < version:
-            raise NotYetCommitted(f"table {table_id} is at version {table.version}, timer is for {version}")
         if table.status != Table.Status.PLAYING or table.turn_deadline is None:
             return moves
         if table.turn_deadline.isoformat() != deadline_iso or table.turn_deadline > timezone.now():
@@ -481,8 +460,9 @@ def turn_timed_out(table_id: int, deadline_iso: str, version: int = 0) -> int:
 def recover_stalled_tables() -> int:
     """Re-schedule computer turns and overdue timers of every playing table.
 
-    Run whenever a worker connects to the broker (live.tasks.ReplanWhenConnected), so a worker
-    killed, or cut off from the broker, with tasks in hand loses nothing.
+    Part of the re-planning of every start and every worker connection
+    (``live.tasks.replan_task``), so a worker killed, or cut off from the broker, with tasks
+    in hand loses nothing.
     """
     count = 0
     for table in Table.objects.filter(status=Table.Status.PLAYING):
@@ -496,7 +476,7 @@ def recover_stalled_tables() -> int:
             count += 1
         elif table.turn_deadline is not None:
             countdown = max((table.turn_deadline - timezone.now()).total_seconds(), 0)
-            schedule("games.turn_timeout", table.pk, table.turn_deadline.isoformat(), table.version, countdown=countdown)
+            schedule("games.turn_timeout", table.pk, table.turn_deadline.isoformat(), countdown=countdown)
             count += 1
     return count
 

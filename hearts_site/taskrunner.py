@@ -4,10 +4,16 @@ Services call :func:`schedule` instead of ``task.apply_async`` so that the embed
 (no broker, no worker) still plays bot turns and fires turn timers. A task is named, not
 imported: the task modules import the services that schedule them.
 
-* ``celery`` — ``apply_async`` with a countdown, sent before the current transaction commits,
-  so a broker that is down makes the whole service call fail (:class:`TaskBrokerUnavailable`)
-  and roll back instead of leaving a move with no follow-up. A task that arrives before the
-  commit retries (see games.tasks and live.tasks).
+A task is sent once the transaction that scheduled it has committed (Django's
+``transaction.on_commit``; at once outside a transaction), so it always finds what it was
+sent for, and a transaction rolled back sends nothing.
+
+* ``celery`` — ``apply_async`` with the moment it is due (``eta``). A send that fails (the
+  broker is down) does not undo what was committed: the task waits in this process and is
+  sent again, with its moment unchanged, at the next send after :data:`RESEND_PAUSE_SECONDS`
+  or by :func:`resend_unsent` (every live server's heartbeat, ``live.server.beat``). What a
+  process that dies takes with it is planned again by the re-planning of every start and
+  every worker connection (``live.tasks.replan_task``).
 * ``thread`` — a timer thread in this process runs the task after the countdown.
 * ``eager`` — tests: the task runs synchronously once the surrounding :func:`task_batch`
   (a service call) has finished; tasks scheduled while one runs are queued and run after it,
@@ -15,11 +21,17 @@ imported: the task modules import the services that schedule them.
 """
 import logging
 import threading
+import time
 from collections import deque
 from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import connections, transaction
+from django.utils import timezone
+
+from games.faults import describe
 
 from hearts_site.celery import app
 
@@ -27,10 +39,6 @@ log = logging.getLogger(__name__)
 
 _eager_queue: deque = deque()
 _eager_state = threading.local()
-
-
-class TaskBrokerUnavailable(RuntimeError):
-    """The task broker could not take the task."""
 
 
 def schedule(task_name: str, *args, countdown: float = 0.0, queue: str = "") -> None:
@@ -44,10 +52,66 @@ def schedule(task_name: str, *args, countdown: float = 0.0, queue: str = "") -> 
     elif runner == "thread":
         transaction.on_commit(lambda: _start_thread(task, args, countdown))
     else:
+        due = timezone.now() + timedelta(seconds=max(countdown, 0.0))
+        message = _Message(task, args, due, queue or settings.CELERY_TASK_DEFAULT_QUEUE)
+        transaction.on_commit(lambda: _send(message))
+
+
+@dataclass(frozen=True)
+class _Message:
+    task: object
+    args: tuple
+    due: datetime
+    queue: str
+
+
+RESEND_PAUSE_SECONDS = 1.0
+"""After a failed send, the tasks scheduled next wait in line for this long before a send is
+tried again: a broker that is down costs one move the publish retries, not every move."""
+
+MAX_UNSENT = 100_000
+"""Tasks kept waiting for the broker at most; the oldest go first (their tables are planned
+again when a worker connects)."""
+
+_unsent: deque = deque()
+_unsent_lock = threading.Lock()
+_next_try = 0.0
+
+
+def _send(message: _Message) -> None:
+    with _unsent_lock:
+        if len(_unsent) >= MAX_UNSENT:
+            dropped = _unsent.popleft()
+            log.warning("task_dropped task=%s args=%s", dropped.task.name, dropped.args)
+        _unsent.append(message)
+        if len(_unsent) == 1 or time.monotonic() >= _next_try:
+            _send_waiting()
+
+
+def resend_unsent() -> int:
+    """Send the tasks waiting for the broker, oldest first; stops at the first that fails.
+    Returns how many still wait."""
+    with _unsent_lock:
+        _send_waiting()
+        return len(_unsent)
+
+
+def unsent() -> int:
+    """How many tasks wait for the broker in this process."""
+    return len(_unsent)
+
+
+def _send_waiting() -> None:
+    global _next_try
+    while _unsent:
+        message = _unsent[0]
         try:
-            task.apply_async(args=args, countdown=countdown, queue=queue or settings.CELERY_TASK_DEFAULT_QUEUE)
+            message.task.apply_async(args=message.args, eta=message.due, queue=message.queue)
         except Exception as error:  # kombu/redis connection errors, whatever the transport
-            raise TaskBrokerUnavailable(str(error)) from error
+            _next_try = time.monotonic() + RESEND_PAUSE_SECONDS
+            log.warning("task_not_sent task=%s waiting=%s error=%s", message.task.name, len(_unsent), describe(error))
+            return
+        _unsent.popleft()
 
 
 def task_named(name: str):

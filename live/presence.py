@@ -12,11 +12,10 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games.faults import describe
 from games.models import Seat, Table
 from games.realtime import notify_presence
 from games.services import ActionRejected, awaiting_arrivals, load_game, notify_after_commit, plan_next
-from hearts_site.taskrunner import TaskBrokerUnavailable, schedule, task_batch
+from hearts_site.taskrunner import schedule, task_batch
 from live.models import LiveServer, TableConnection
 
 log = logging.getLogger(__name__)
@@ -41,11 +40,9 @@ def reconnect_grace_seconds() -> float:
 
 def _schedule_stand_in(seat: Seat) -> None:
     elapsed = (timezone.now() - seat.left_at).total_seconds() if seat.left_at else 0
-    # Celery tasks are sent before the commit: never due before the absence is committed.
-    floor = 1.0 if settings.TASK_RUNNER == "celery" else 0.0
     schedule(
         "games.stand_in_if_gone", seat.table_id, seat.number, seat.left_at.isoformat() if seat.left_at else "",
-        countdown=max(reconnect_grace_seconds() - elapsed, floor),
+        countdown=max(reconnect_grace_seconds() - elapsed, 0.0),
     )
 
 
@@ -131,8 +128,7 @@ def connection_closed(table_id: int, user, channel_name: str) -> bool:
 
     The one path for every socket that ends: closed by the person, by a fault, or found dead
     with its server process (:func:`sweep_dead_connections`). Reporting the same socket twice
-    changes nothing the second time. With the task broker down the absence is still recorded
-    (the stand-in then comes from :func:`stand_in_overdue_seats`).
+    changes nothing the second time.
     """
     with task_batch(), transaction.atomic():
         closed, _ = TableConnection.objects.filter(channel_name=channel_name).delete()
@@ -148,12 +144,7 @@ def connection_closed(table_id: int, user, channel_name: str) -> bool:
         seat.save(update_fields=["connected", "left_at"])
         transaction.on_commit(lambda: notify_presence(table_id))
         if Table.objects.filter(pk=table_id, status=Table.Status.PLAYING).exists() and not seat.standing_in:
-            try:
-                _schedule_stand_in(seat)
-            except TaskBrokerUnavailable as error:
-                log.warning(
-                    "stand_in_not_scheduled table=%s seat=%s error=%s", table_id, seat.number, describe(error)
-                )
+            _schedule_stand_in(seat)
     return True
 
 
@@ -207,7 +198,7 @@ def reclaim_seat(table_id: int, user) -> bool:
 
 def recover_absent_seats() -> int:
     """Re-schedule the stand-in check of every person who dropped out of a playing game
-    (run whenever a worker connects, like :func:`recover_stalled_tables`)."""
+    (``live.tasks.replan_task``, like ``games.services.recover_stalled_tables``)."""
     count = 0
     absent = Seat.objects.filter(
         table__status=Table.Status.PLAYING, user__isnull=False, standing_in=False, connected=False,
@@ -223,7 +214,8 @@ def stand_in_overdue_seats() -> int:
     """A computer for every person whose grace period is over but who has no stand-in yet.
 
     The stand-in normally comes from the task :func:`connection_closed` schedules; this is the
-    safety net for a task that was never sent (broker down) or was lost (a broker restart).
+    safety net for a task that was lost (a broker restarted without persistence, a worker
+    killed with it in hand).
     Run by every live server's heartbeat (:mod:`live.server`). Returns how many.
     """
     cutoff = timezone.now() - timedelta(seconds=reconnect_grace_seconds())
@@ -233,10 +225,7 @@ def stand_in_overdue_seats() -> int:
     ).values_list("table_id", "number", "left_at")
     count = 0
     for table_id, number, left_at in overdue:
-        try:
-            count += stand_in_if_gone(table_id, number, left_at.isoformat())
-        except TaskBrokerUnavailable as error:  # the computer could not be told to play: next sweep
-            log.warning("stand_in_failed table=%s seat=%s error=%s", table_id, number, describe(error))
+        count += stand_in_if_gone(table_id, number, left_at.isoformat())
     return count
 
 
@@ -336,7 +325,7 @@ def restart_clock_after_outage(table_id: int) -> bool:
         table.turn_deadline = timezone.now() + timedelta(seconds=seconds)
         table.version += 1
         table.save(update_fields=["turn_deadline", "version", "updated_at"])
-        schedule("games.turn_timeout", table.pk, table.turn_deadline.isoformat(), table.version, countdown=seconds)
+        schedule("games.turn_timeout", table.pk, table.turn_deadline.isoformat(), countdown=seconds)
         notify_after_commit(table, [{"type": "clock_restarted"}])
     log.info("clock_restarted table=%s seconds=%s", table_id, seconds)
     return True

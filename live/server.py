@@ -10,11 +10,12 @@ computer standing in. Hence every process holding table sockets
 * from a task on its event loop, every ``LIVE_SERVER_HEARTBEAT_SECONDS`` (:func:`beat`):
   writes its heartbeat, sweeps the sockets of processes silent for
   ``LIVE_SERVER_TIMEOUT_SECONDS`` (:func:`live.presence.sweep_dead_connections`, which closes
-  them through the one path for closed sockets, ``presence.connection_closed``) and stands in
-  for people whose grace period is over (:func:`live.presence.stand_in_overdue_seats`).
+  them through the one path for closed sockets, ``presence.connection_closed``), stands in
+  for people whose grace period is over (:func:`live.presence.stand_in_overdue_seats`) and
+  sends the tasks still waiting for the broker (:func:`hearts_site.taskrunner.resend_unsent`).
 
-A Celery worker sweeps too whenever it connects (``games.tasks``), so a crash is cleaned up even
-before anyone reconnects to a server.
+A Celery worker sweeps too whenever it connects (``live.tasks.replan_task``), so a crash is
+cleaned up even before anyone reconnects to a server.
 
 The process also keeps the set of its open table sockets: a fault that concerns them all (the
 channel layer lost, or this process taken for dead while it was merely stalled) closes them
@@ -41,7 +42,7 @@ from django.utils import timezone
 from games import conduct
 from games.faults import describe
 from games.models import Seat, Table
-from hearts_site.taskrunner import schedule
+from hearts_site.taskrunner import resend_unsent, schedule
 from live import presence
 from live.models import LiveServer, TableConnection
 
@@ -145,10 +146,7 @@ def recover_after_start() -> None:
     registered server is gone and its sockets are swept at once, not after
     ``LIVE_SERVER_TIMEOUT_SECONDS``."""
     sole = settings.CHANNEL_LAYERS["default"]["BACKEND"].endswith("InMemoryChannelLayer")
-    try:
-        schedule("games.replan", SERVER_NAME if sole else "", countdown=RECOVERY_DELAY_SECONDS)
-    except Exception as error:  # the broker is down: the workers re-plan when it is back
-        log.warning("recovery_not_planned server=%s error=%s", SERVER_NAME, describe(error))
+    schedule("games.replan", SERVER_NAME if sole else "", countdown=RECOVERY_DELAY_SECONDS)
 
 
 async def drop_every_socket() -> int:
@@ -160,7 +158,8 @@ async def drop_every_socket() -> int:
 
 
 async def beat() -> None:
-    """One heartbeat: I am alive; sweep the dead; stand in for those gone too long."""
+    """One heartbeat: I am alive; sweep the dead; stand in for those gone too long; send
+    what waits for the broker."""
     try:
         if not await db(presence.live_server_heartbeat)(SERVER_NAME):
             # Swept while alive (stalled longer than the timeout): our sockets' seats were
@@ -169,6 +168,7 @@ async def beat() -> None:
             log.warning("sockets_dropped server=%s count=%s reason=taken_for_dead", SERVER_NAME, dropped)
         await db(presence.sweep_dead_connections)()
         await db(presence.stand_in_overdue_seats)()
+        await db(resend_unsent)()
     except Exception as error:  # the database is down: try again at the next beat
         log.warning("live_server_heartbeat_failed server=%s error=%s", SERVER_NAME, describe(error))
 

@@ -21,21 +21,9 @@ def stand_in_task(table_id: int, seat_number: int, left_at_iso: str = "") -> boo
     return presence.stand_in_if_gone(table_id, seat_number, left_at_iso)
 
 
-@shared_task(name="games.recover_absent_seats")
-def recover_absent_seats_task() -> int:
-    return presence.recover_absent_seats()
-
-
 @shared_task(name="games.match_players", acks_late=True)
 def match_players_task(table_size: int) -> int:
     return len(matchmaking.match_players(table_size))
-
-
-@shared_task(name="games.sweep_dead_connections")
-def sweep_dead_connections_task() -> int:
-    """Close the sockets of server processes that died (live.server); every live
-    server sweeps too, on its heartbeat."""
-    return presence.sweep_dead_connections()
 
 
 @shared_task(name="games.replan")

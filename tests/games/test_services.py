@@ -165,44 +165,106 @@ def test_rejected_actions_are_logged_without_cards(player, caplog):
         assert card not in message
 
 
-@pytest.mark.django_db
-def test_a_move_fails_cleanly_while_the_broker_is_down_and_succeeds_after(player, settings, monkeypatch):
+def broker(monkeypatch, task, up: bool, sent: list):
+    """``task``'s sends reach a broker that is ``up`` (kept in ``sent``) or down."""
     from kombu.exceptions import OperationalError
 
+    def send(*args, **kwargs):
+        if not up:
+            raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+        sent.append(kwargs)
+
+    monkeypatch.setattr(task, "apply_async", send)
+
+
+@pytest.fixture
+def no_unsent_tasks():
+    from hearts_site import taskrunner
+
+    taskrunner._unsent.clear()
+    yield
+    taskrunner._unsent.clear()
+
+
+@pytest.mark.django_db
+def test_a_move_made_while_the_broker_is_down_keeps_its_computer_turn_until_the_broker_is_back(
+    player, settings, monkeypatch, django_capture_on_commit_callbacks, no_unsent_tasks, caplog,
+):
     from games.tasks import play_computer_turns_task
+    from hearts_site import taskrunner
 
     table = solo_table(player)
     table.refresh_from_db()
     cards = [str(c) for c in services.load_game(table).legal(0)[:3]]
-    before = (table.version, table.ply)
     settings.TASK_RUNNER = "celery"
-
-    def broker_down(*args, **kwargs):
-        raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
-
-    monkeypatch.setattr(play_computer_turns_task, "apply_async", broker_down)
-    with pytest.raises(ActionRejected) as error:
-        services.submit_action(table.pk, 0, cards, user=player, expected_version=table.version)
-    assert error.value.code == "unavailable"
-    assert "Try again" in str(error.value)
-    table.refresh_from_db()
-    assert (table.version, table.ply) == before
-    assert not Action.objects.filter(table=table, seat=0).exists()
-
     sent = []
-    monkeypatch.setattr(play_computer_turns_task, "apply_async", lambda **kwargs: sent.append(kwargs))
-    services.submit_action(table.pk, 0, cards, user=player, expected_version=table.version)
+    broker(monkeypatch, play_computer_turns_task, up=False, sent=sent)
+    with django_capture_on_commit_callbacks(execute=True):
+        outcome = services.submit_action(table.pk, 0, cards, user=player, expected_version=table.version)
     table.refresh_from_db()
-    assert table.version == before[0] + 1
-    assert sent and sent[0]["args"] == (table.pk, table.version)
+    assert table.version == outcome.version and Action.objects.filter(table=table, seat=0).exists(), "the move stands"
+    assert taskrunner.unsent() == 1 and not sent
+    assert any("task_not_sent task=games.play_computer_turns" in r.getMessage() for r in caplog.records)
+
+    assert taskrunner.resend_unsent() == 1, "still down: it waits"
+    broker(monkeypatch, play_computer_turns_task, up=True, sent=sent)
+    assert taskrunner.resend_unsent() == 0
+    assert [message["args"] for message in sent] == [(table.pk, table.version)]
+    assert abs((sent[0]["eta"] - timezone.now()).total_seconds()) < 5, "due when it was planned"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_after_a_failed_send_the_next_tasks_wait_in_line_instead_of_each_trying_the_broker(
+    settings, monkeypatch, no_unsent_tasks,
+):
+    from games.tasks import play_computer_turns_task
+    from hearts_site import taskrunner
+
+    settings.TASK_RUNNER = "celery"
+    tries = []
+
+    def down(*args, **kwargs):
+        tries.append(kwargs["args"])
+        raise ConnectionError("refused")
+
+    monkeypatch.setattr(play_computer_turns_task, "apply_async", down)
+    for version in range(5):
+        taskrunner.schedule("games.play_computer_turns", 1, version)  # outside a transaction: sent at once
+    assert tries == [(1, 0)], "one try, then the others wait their turn behind it"
+    assert taskrunner.unsent() == 5
+    monkeypatch.setattr(taskrunner, "_next_try", 0.0)
+    sent = []
+    monkeypatch.setattr(play_computer_turns_task, "apply_async", lambda **kwargs: sent.append(kwargs["args"]))
+    taskrunner.schedule("games.play_computer_turns", 1, 5)
+    assert sent == [(1, version) for version in range(6)], "in the order they were planned"
+    assert taskrunner.unsent() == 0
 
 
 @pytest.mark.django_db
-def test_a_computer_turn_that_arrives_before_its_commit_waits(player):
-    table = solo_table(player)
-    table.refresh_from_db()
-    with pytest.raises(services.NotYetCommitted):
-        services.play_computer_turns(table.pk, table.version + 1)
+def test_a_task_is_sent_only_once_its_transaction_commits_and_never_for_one_rolled_back(
+    settings, monkeypatch, django_capture_on_commit_callbacks, no_unsent_tasks,
+):
+    from django.db import transaction
+
+    from games.tasks import play_forced_card_task
+    from hearts_site import taskrunner
+
+    settings.TASK_RUNNER = "celery"
+    sent = []
+    broker(monkeypatch, play_forced_card_task, up=True, sent=sent)
+    with django_capture_on_commit_callbacks(execute=True):
+        with transaction.atomic():
+            taskrunner.schedule("games.play_forced_card", 7, 3, countdown=2)
+            assert sent == [], "not before the commit"
+    assert [message["args"] for message in sent] == [(7, 3)]
+    assert 1 < (sent[0]["eta"] - timezone.now()).total_seconds() <= 2
+
+    with django_capture_on_commit_callbacks(execute=True):
+        with pytest.raises(RuntimeError):
+            with transaction.atomic():
+                taskrunner.schedule("games.play_forced_card", 7, 4)
+                raise RuntimeError("the move failed")
+    assert len(sent) == 1, "nothing sent for a transaction rolled back"
 
 
 @pytest.mark.django_db

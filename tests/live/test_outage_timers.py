@@ -37,7 +37,7 @@ def due_table(people, servers):
 def test_a_due_timer_of_a_person_cut_off_by_a_silent_server_restarts_the_clock(people, settings, servers):
     settings.LIVE_SERVER_HEARTBEAT_SECONDS = 10
     table, past = due_table(people, servers)
-    assert services.turn_timed_out(table.pk, past.isoformat(), table.version) == 0
+    assert services.turn_timed_out(table.pk, past.isoformat()) == 0
     after = Table.objects.get(pk=table.pk)
     assert not Action.objects.filter(table=table, actor=Action.Actor.TIMEOUT).exists()
     whole = TIMER + settings.LIVE_ARRIVAL_GRACE_SECONDS
@@ -52,5 +52,5 @@ def test_a_due_timer_fires_when_the_person_could_play(people, settings, servers)
     in (the embedded default): the ordinary timeout."""
     settings.LIVE_SERVER_HEARTBEAT_SECONDS = 10
     table, past = due_table(people, servers)
-    assert services.turn_timed_out(table.pk, past.isoformat(), table.version) == 1
+    assert services.turn_timed_out(table.pk, past.isoformat()) == 1
     assert Action.objects.filter(table=table, actor=Action.Actor.TIMEOUT).count() == 1

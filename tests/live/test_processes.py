@@ -255,7 +255,7 @@ def test_redis_restarted_computers_play_on_once_the_worker_is_back(live_processe
     time.sleep(1)
     frozen = version()
     time.sleep(1)
-    assert version() == frozen, "nothing moves while the broker is down (each move needs it)"
+    assert version() == frozen, "nothing moves while the broker is down (each next turn is a task it carries)"
     redis.start()
     restarted = time.monotonic()
     survived = True
