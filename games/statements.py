@@ -22,6 +22,11 @@ from typing import NamedTuple
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections, router
 from django.db.models import Model, sql
 
+CHECKED_WITH = {"Django": "5.2.19"}
+"""The version whose query compiler (``Query.get_compiler``, ``SQLCompiler.as_sql``,
+``select`` and ``get_converters``, not a documented API) these statements were checked against;
+``tests/test_library_internals.py`` fails on an upgrade."""
+
 
 def locked_row(model: type[Model], pk, *then: Statement) -> tuple[Model | None, list]:
     """``model.objects.select_for_update().filter(pk=pk).first()``, without its ordering:

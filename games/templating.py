@@ -11,6 +11,10 @@ from pathlib import Path
 import jinja2
 import markupsafe
 
+CHECKED_WITH = {"Jinja2": "3.1.6"}
+"""The version whose source :class:`Template` was read against (it overrides
+``jinja2.Template._from_namespace``); ``tests/test_library_internals.py`` fails on an upgrade."""
+
 TEMPLATE_DIR = Path(__file__).resolve().parent.parent / "templates" / "jinja2"
 
 _INDENT = re.compile(r"\n[ \t]+")

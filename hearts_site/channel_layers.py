@@ -17,6 +17,12 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 
 from games.faults import LAYER_FAULTS, describe
 
+CHECKED_WITH = {"channels": "4.3.2", "channels_redis": "4.3.0"}
+"""The versions whose source the overrides below were read against (channels'
+``InMemoryChannelLayer._clean_expired``; channels_redis' ``RedisPubSubChannelLayer._get_layer``,
+``RedisPubSubLoopLayer``, ``RedisSingleShardConnection._do_receiving``, ``pubsub._wrap_close``
+and ``pubsub._close_redis``); ``tests/test_library_internals.py`` fails on an upgrade."""
+
 
 class ThrottledInMemoryChannelLayer(InMemoryChannelLayer):
     clean_interval_seconds = 1.0
