@@ -42,6 +42,9 @@ Rules
    room keeps a seat for each person who stayed to the end of the finished game, turned so that
    the one who opened it sits first; someone who left gets no place kept.
 
+Rules 2 and 6 as a table lives them are :func:`step`: the table's life (:class:`TableLife`) and
+one command give the life after it, the events to announce and the deadlines to be woken at.
+
 >>> seats = [SeatState(0, person=7), SeatState(1, person=8, presence=Presence.LEFT), SeatState(2), SeatState(3)]
 >>> private_seat(seats, 7), private_seat(seats, 8), private_seat(seats, 9)
 (0, None, None)
@@ -51,7 +54,7 @@ Standings(places=(1, 4, 2, 3), winners=(0,))
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
 
@@ -72,20 +75,32 @@ COMPUTER_FOR_A_PERSON = frozenset({"timeout", "standin"})
 
 @dataclass(frozen=True)
 class SeatState:
-    """One seat: its number, its person's id (None for a computer's seat) and presence."""
+    """One seat: its number, its person's id (None for a computer's seat), their presence,
+    whether a socket of theirs is open, the turns in a row their timer ran out on, and since
+    when their last socket has been closed (seconds, as ``now``; None while connected)."""
 
     number: int
     person: int | None = None
     presence: Presence = Presence.PRESENT
+    connected: bool = True
+    timeouts_in_a_row: int = 0
+    gone_since: float | None = None
 
     @classmethod
-    def of(cls, number: int, person: int | None, *, standing_in: bool = False, resigned: bool = False) -> "SeatState":
+    def of(cls, number: int, person: int | None, *, standing_in: bool = False, resigned: bool = False,
+           connected: bool = True, timeouts_in_a_row: int = 0, gone_since: float | None = None) -> "SeatState":
         """The seat as ``games.models.Seat`` stores it.
 
         >>> SeatState.of(2, 5, standing_in=True).presence
         <Presence.AWAY: 'away'>
         """
-        return cls(number, person, presence_of(standing_in=standing_in, resigned=resigned))
+        return cls(number, person, presence_of(standing_in=standing_in, resigned=resigned), connected,
+                   timeouts_in_a_row, gone_since)
+
+    @property
+    def person_plays(self) -> bool:
+        """A person holds the seat and plays it themself (no computer plays for them)."""
+        return self.person is not None and self.presence is Presence.PRESENT
 
 
 def presence_of(*, standing_in: bool, resigned: bool) -> Presence:
@@ -233,3 +248,285 @@ def rematch_place(seat: int, first: int, players: int, *, person: bool, left: bo
     if not person or left:
         return None
     return (seat - first) % players
+
+
+# --------------------------------------------------------------------------- the table's life
+#
+# The rules above, applied to one table as it goes: :func:`step` takes the table's life (its
+# seats and its clock), one thing that happened, and the time, and gives the life after it,
+# what to announce and the moments to be woken at. The Django side (``games.services`` and
+# ``live.presence``) loads the life from its rows, saves what ``step`` gives and schedules its
+# deadlines; it decides none of this itself.
+
+
+@dataclass(frozen=True)
+class Timing:
+    """A table's times, in seconds: the turn (0: no clock), the arrival grace added to a clock
+    that waits for people (rule 6), the reconnect grace of someone who dropped (rule 2)."""
+
+    turn: float = 0
+    arrival_grace: float = 0
+    reconnect_grace: float = 0
+
+
+@dataclass(frozen=True)
+class TableLife:
+    """What the rules of conduct know of a table: its seats, who must act now (``to_act``;
+    ``passing`` while the deal's pass is being chosen), the moves made (``ply``), whether it
+    is a live game and whether its game is being played (not waiting to start, not over), and
+    the moment its clock runs out (``deadline``, seconds as ``now``; None when no clock runs).
+
+    >>> life = TableLife((SeatState(0, 7), SeatState(1)), to_act=(0,), timing=Timing(turn=30))
+    >>> step(life, Moved(0, "person", to_act=(1,)), now=100).life.deadline is None
+    True
+    """
+
+    seats: tuple[SeatState, ...]
+    to_act: tuple[int, ...] = ()
+    passing: bool = False
+    ply: int = 0
+    live: bool = True
+    playing: bool = True
+    deadline: float | None = None
+    timing: Timing = Timing()
+
+    def seat(self, number: int) -> SeatState:
+        return self.seats[number]
+
+    def with_seat(self, seat: SeatState) -> "TableLife":
+        return replace(self, seats=tuple(seat if other.number == seat.number else other for other in self.seats))
+
+    @property
+    def people_to_act(self) -> tuple[int, ...]:
+        """The seats to act now that their person plays (a clock runs only for them)."""
+        return tuple(number for number in self.to_act if self.seats[number].person_plays)
+
+    @property
+    def people_not_here(self) -> int:
+        """Seated people who play their seat but have no socket open to the table."""
+        return sum(1 for seat in self.seats if seat.person_plays and not seat.connected)
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """A moment to be woken at: ``"turn"`` (the clock runs out) or ``"grace"`` (``seat``'s
+    reconnect grace is over)."""
+
+    kind: str
+    at: float
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
+class Step:
+    """What :func:`step` gives: the life after the command, the events to announce (as the
+    table's events are: dicts with a ``type``) and the deadlines to schedule."""
+
+    life: TableLife
+    events: tuple[dict, ...] = ()
+    deadlines: tuple[Deadline, ...] = ()
+
+
+@dataclass(frozen=True)
+class Moved:
+    """``seat`` made a move (``actor`` as ``games.models.Action.Actor`` spells it); then
+    ``to_act`` must act, ``passing`` tells whether a pass is being chosen, ``ply`` moves made."""
+
+    seat: int
+    actor: str
+    to_act: tuple[int, ...] = ()
+    passing: bool = False
+    ply: int = 0
+
+
+@dataclass(frozen=True)
+class SocketOpened:
+    """A socket of ``seat``'s person opened to the table."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class SocketsClosed:
+    """The last socket of ``seat``'s person to the table closed."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class GraceOver:
+    """The reconnect grace of ``seat``'s absence that began at ``since`` is over."""
+
+    seat: int
+    since: float
+
+
+@dataclass(frozen=True)
+class CameBack:
+    """``seat``'s person, away, asked to play their seat again."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class Resigned:
+    """``seat``'s person left the game for good."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class OutageNoticed:
+    """The server process holding the table's sockets was found gone (rule 6)."""
+
+
+@dataclass(frozen=True)
+class Began:
+    """The game began (or who acts changed by something else than a move): ``to_act``,
+    ``passing`` and ``ply`` as in :class:`Moved`."""
+
+    to_act: tuple[int, ...] = ()
+    passing: bool = False
+    ply: int = 0
+
+
+Command = Began | Moved | SocketOpened | SocketsClosed | GraceOver | CameBack | Resigned | OutageNoticed
+
+
+def step(life: TableLife, command: Command, now: float) -> Step:
+    """The table's life after ``command`` at ``now`` (seconds): the rules of conduct in one
+    place.
+
+    >>> life = TableLife((SeatState(0, 7), SeatState(1, 8)), to_act=(0,), timing=Timing(turn=30, reconnect_grace=20))
+    >>> life = step(life, Moved(1, "person", to_act=(0,), ply=1), now=0).life
+    >>> life.deadline
+    30
+    >>> closed = step(life, SocketsClosed(0), now=5)
+    >>> closed.deadlines
+    (Deadline(kind='grace', at=25, seat=0),)
+    >>> gone = step(closed.life, GraceOver(0, since=5), now=25)
+    >>> gone.life.seat(0).presence, gone.events, gone.life.deadline
+    (<Presence.AWAY: 'away'>, ({'type': 'stand_in', 'seat': 0},), None)
+    >>> back = step(gone.life, SocketOpened(0), now=40)
+    >>> back.life.seat(0).presence, back.events, back.life.deadline
+    (<Presence.PRESENT: 'present'>, ({'type': 'seat_reclaimed', 'seat': 0},), 70)
+    """
+    if isinstance(command, Began):
+        return _replanned(replace(life, to_act=command.to_act, passing=command.passing, ply=command.ply), now)
+    if isinstance(command, Moved):
+        return _moved(life, command, now)
+    if isinstance(command, OutageNoticed):
+        return _outage_noticed(life, now)
+    seat = life.seat(command.seat)
+    if seat.person is None:
+        return Step(life)
+    if isinstance(command, SocketOpened):
+        return _socket_opened(life, seat, now)
+    if isinstance(command, SocketsClosed):
+        if not seat.connected and seat.gone_since is not None:
+            return Step(life)  # already recorded: the grace period that runs is kept
+        life = life.with_seat(replace(seat, connected=False, gone_since=now))
+        if seat.presence is not Presence.PRESENT or not life.playing:
+            return Step(life)
+        return Step(life, deadlines=(Deadline("grace", now + life.timing.reconnect_grace, seat.number),))
+    if isinstance(command, GraceOver):
+        if (not life.playing or seat.presence is not Presence.PRESENT or seat.connected or seat.gone_since != command.since
+                or now - command.since < life.timing.reconnect_grace - GRACE_SLACK_SECONDS):
+            return Step(life)
+        return _replanned(life.with_seat(replace(seat, presence=Presence.AWAY)), now, {"type": "stand_in", "seat": seat.number})
+    if isinstance(command, CameBack):
+        return _came_back(life, seat, now)
+    if isinstance(command, Resigned):
+        if seat.presence is Presence.LEFT:
+            return Step(life)
+        seat = replace(seat, presence=Presence.LEFT, gone_since=seat.gone_since if seat.gone_since is not None else now)
+        return _replanned(life.with_seat(seat), now, {"type": "resigned", "seat": seat.number})
+    raise TypeError(f"not a command of a table's life: {command!r}")
+
+
+def needs_who_acts(life: TableLife, command: Command) -> bool:
+    """Whether :func:`step` may read who must act (``life.to_act``, ``passing``) for
+    ``command``: a socket opening does only when it brings an away person back or ends the
+    first clock's wait, a socket closing and an outage never do. The Django side reads the
+    game of a table only when it is needed (every socket of a restarted server opens at once).
+
+    >>> life = TableLife((SeatState(0, 7), SeatState(1, 8, Presence.AWAY)), ply=3)
+    >>> needs_who_acts(life, SocketOpened(0)), needs_who_acts(life, SocketOpened(1)), needs_who_acts(life, Resigned(0))
+    (False, True, True)
+    """
+    if isinstance(command, (SocketsClosed, OutageNoticed)):
+        return False
+    if isinstance(command, SocketOpened):
+        return (life.seat(command.seat).presence is Presence.AWAY
+                or (life.deadline is not None and life.live and first_clock_waits(life.ply, life.people_not_here)))
+    return True
+
+
+GRACE_SLACK_SECONDS = 0.5
+"""A grace period's end may be announced this much early (timers are not exact)."""
+
+
+def turn_deadline(life: TableLife, now: float) -> float | None:
+    """When the table's clock runs out after a change at ``now`` (rule 2 and 6): no clock
+    unless a person who plays their seat must act; a pass already timed keeps its deadline
+    (everyone chooses theirs at once); otherwise the whole turn from now, and the arrival
+    grace on top while a live game's first clock waits for people not here yet."""
+    if not life.playing or not life.timing.turn or not life.people_to_act:
+        return None
+    if life.passing and life.deadline is not None:
+        return life.deadline
+    waits = life.live and first_clock_waits(life.ply, life.people_not_here)
+    return now + life.timing.turn + (life.timing.arrival_grace if waits else 0)
+
+
+def _replanned(life: TableLife, now: float, *events: dict) -> Step:
+    """``life`` with its clock set again after a change of who plays a seat."""
+    deadline = turn_deadline(life, now)
+    changed = deadline != life.deadline
+    life = replace(life, deadline=deadline)
+    return Step(life, events, (Deadline("turn", deadline),) if changed and deadline is not None else ())
+
+
+def _moved(life: TableLife, move: Moved, now: float) -> Step:
+    seat = life.seat(move.seat)
+    if seat.person is not None and move.actor in ("person", "timeout"):
+        count, away = after_turn(seat.timeouts_in_a_row, move.actor)
+        if move.actor == "person":
+            presence = Presence.PRESENT if seat.presence is Presence.AWAY else seat.presence
+        else:
+            presence = Presence.AWAY if away and seat.presence is Presence.PRESENT else seat.presence
+        life = life.with_seat(replace(seat, timeouts_in_a_row=count, presence=presence))
+    life = replace(life, to_act=move.to_act, passing=move.passing, ply=move.ply)
+    if life.passing and life.deadline is not None and life.people_to_act:
+        return Step(life)  # the pass's clock runs on
+    return _replanned(replace(life, deadline=None), now)
+
+
+def _socket_opened(life: TableLife, seat: SeatState, now: float) -> Step:
+    waited = life.live and first_clock_waits(life.ply, life.people_not_here)
+    life = life.with_seat(replace(seat, connected=True, gone_since=None))
+    events: tuple[dict, ...] = ()
+    if (waited and not first_clock_waits(life.ply, life.people_not_here) and life.deadline is not None
+            and life.deadline > now + life.timing.turn):
+        # the last person the first clock waited for is here: the whole turn starts now
+        life = replace(life, deadline=None)
+        events = ({"type": "clock_started"},)
+    if seat.presence is Presence.AWAY:
+        return _came_back(life, life.seat(seat.number), now, *events)
+    if events:
+        return _replanned(life, now, *events)
+    return Step(life)
+
+
+def _came_back(life: TableLife, seat: SeatState, now: float, *events: dict) -> Step:
+    if seat.presence is not Presence.AWAY:
+        return Step(life, events)
+    seat = replace(seat, presence=Presence.PRESENT, timeouts_in_a_row=0)
+    return _replanned(life.with_seat(seat), now, *events, {"type": "seat_reclaimed", "seat": seat.number})
+
+
+def _outage_noticed(life: TableLife, now: float) -> Step:
+    if life.deadline is None or not life.playing:
+        return Step(life)
+    deadline = now + life.timing.turn + life.timing.arrival_grace
+    return Step(replace(life, deadline=deadline), ({"type": "clock_restarted"},), (Deadline("turn", deadline),))

@@ -7,7 +7,8 @@ happens next (computer turns, the turn timer) and tells connected clients — af
 import logging
 import random
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime
+from datetime import timezone as dt_timezone
 
 from django.conf import settings
 from django.db import transaction
@@ -205,33 +206,17 @@ def _apply_action(table_id, seat_number, action, expected_version, user, actor) 
             raise ActionRejected("illegal", str(error))
         table.version += 1
         keep_action = storage.record_action(table, game, actor)
-        if seat.user_id and actor in (Action.Actor.PERSON, Action.Actor.TIMEOUT):
-            seats = _count_timeouts(table, seats, seat, actor)
+        seats, _ = apply_conduct(table, seats, game, conduct.Moved(
+            seat_number, actor, to_act=tuple(game.to_act), passing=game.phase == "pass", ply=game.ply))
         if game.phase == "over":
             seats = _finish(table, game, seats, unsaved=(seat_number, actor))
         else:
-            plan_next(table, game, seats)
+            plan_computers(table, game, seats)
         statements.run_together(keep_action, statements.update(table, MOVE_FIELDS))
         after = before.after(table, seats, game, events)
         transaction.on_commit(lambda: snapshots.remember(after))  # before the clients hear of it
         notify_after_commit(table, events)
     return ActionOutcome(version=table.version, events=events)
-
-
-def _count_timeouts(table: Table, seats: list[Seat], seat: Seat, actor: str) -> list[Seat]:
-    """A person's seat made a move, by its person or by the turn timer: count the turns in a
-    row that ran out (``games.conduct.after_turn``). A person whose turns keep running out is
-    away: a computer plays for them at once until they are back, instead of every turn
-    waiting the whole timer; a person who plays while away is back. Returns the seats as
-    they now are (read again only when one changed, which is rare)."""
-    count, away = conduct.after_turn(seat.timeouts_in_a_row, actor)
-    standing_in = away or (seat.standing_in and actor == Action.Actor.TIMEOUT)
-    if (count, standing_in) == (seat.timeouts_in_a_row, seat.standing_in):
-        return seats
-    Seat.objects.filter(pk=seat.pk).update(timeouts_in_a_row=count, standing_in=standing_in)
-    if away and not seat.standing_in:
-        log.info("away table=%s seat=%s", table.pk, seat.number)
-    return snapshots.read_seats(table)
 
 
 MOVE_FIELDS = ("version", *storage.SUMMARY_FIELDS, "status", "turn_deadline", "finished_at", "updated_at")
@@ -247,27 +232,94 @@ def _same_passing_round(table: Table, expected_version: int, seat_number: int, a
 
 
 def plan_next(table: Table, game: Game, seats: list[Seat] | None = None) -> None:
-    """Schedule computer turns and (re)start the turn timer for whoever must act now."""
-    seats = {seat.number: seat for seat in (table.seats.all() if seats is None else seats)}
-    waiting_on = [seats[number] for number in game.to_act]
+    """Who must act has changed other than by a move (the game began, a computer took a
+    seat over or gave it back): schedule the computers' turns and set the clock
+    (``games.conduct``). The caller holds the table's row lock and saves it."""
+    seats = list(table.seats.all()) if seats is None else seats
+    seats, _ = apply_conduct(table, seats, game, conduct.Began(
+        to_act=tuple(game.to_act), passing=game.phase == "pass", ply=game.ply))
+    plan_computers(table, game, seats)
+
+
+def plan_computers(table: Table, game: Game, seats: list[Seat]) -> None:
+    """Schedule the turns of the computers that must act now, and a person's only legal card
+    where the table plays it for them."""
+    by_number = {seat.number: seat for seat in seats}
+    waiting_on = [by_number[number] for number in game.to_act]
     pause = settings.BOT_DELAY_SECONDS * protocol.PACES.get(table.pace, 1.0)
     if table.autoplay_forced and game.forced_to_end_of_deal():
         pause = 0  # nobody has a choice left this deal: it is played out at once
     if any(seat.computer_plays for seat in waiting_on):
         schedule("games.play_computer_turns", table.pk, table.version, countdown=0 if game.phase == "pass" else pause)
-    people = [seat for seat in waiting_on if not seat.computer_plays]
-    if forced_card(table, game, seats) is not None:
+    if forced_card(table, game, by_number) is not None:
         schedule("games.play_forced_card", table.pk, table.version, countdown=pause)
-    if table.turn_timer_seconds and people:
-        turn_starts = game.phase != "pass" or table.turn_deadline is None
-        if turn_starts:
-            seconds = table.turn_timer_seconds
-            if awaiting_arrivals(table, game, seats.values()):
-                seconds += settings.LIVE_ARRIVAL_GRACE_SECONDS  # see live.presence.connection_opened
-            table.turn_deadline = timezone.now() + timedelta(seconds=seconds)
-            schedule("games.turn_timeout", table.pk, table.turn_deadline.isoformat(), countdown=seconds)
-    else:
-        table.turn_deadline = None
+
+
+# --------------------------------------------------------------------------- conduct
+
+
+def life_of(table: Table, seats: list[Seat], game: Game | None) -> conduct.TableLife:
+    """The table's life as the rules of conduct see it (``games.conduct.TableLife``), from its
+    rows and its game (None before the start, or when the command does not need to know who
+    must act: ``games.conduct.needs_who_acts``)."""
+    return conduct.TableLife(
+        seats=tuple(
+            conduct.SeatState.of(
+                seat.number, seat.user_id, standing_in=seat.standing_in, resigned=seat.resigned,
+                connected=seat.connected, timeouts_in_a_row=seat.timeouts_in_a_row,
+                gone_since=seat.left_at.timestamp() if seat.left_at else None,
+            )
+            for seat in sorted(seats, key=lambda seat: seat.number)
+        ),
+        to_act=tuple(game.to_act) if game else (),
+        passing=game is not None and game.phase == "pass",
+        ply=game.ply if game else table.ply,
+        live=table.is_live,
+        playing=table.status == Table.Status.PLAYING,
+        deadline=table.turn_deadline.timestamp() if table.turn_deadline else None,
+        timing=conduct.Timing(
+            turn=table.turn_timer_seconds,
+            arrival_grace=settings.LIVE_ARRIVAL_GRACE_SECONDS,
+            reconnect_grace=settings.LIVE_RECONNECT_GRACE_SECONDS,
+        ),
+    )
+
+
+def apply_conduct(table: Table, seats: list[Seat], game: Game | None, command) -> tuple[list[Seat], tuple[dict, ...]]:
+    """Apply a command of the table's life (``games.conduct.step``) now: the seats that
+    changed are written, ``table.turn_deadline`` set (the caller holds the row's lock and
+    saves it) and the returned deadlines scheduled. Returns the seats (read again when someone's
+    presence changed; a socket's opening or closing alone is not read back) and the events to
+    announce."""
+    now = timezone.now()
+    before = life_of(table, seats, game)
+    after = conduct.step(before, command, now.timestamp())
+    changed = [new for old, new in zip(before.seats, after.life.seats) if old != new]
+    presence_changed = any(before.seat(seat.number).presence is not seat.presence for seat in changed)
+    for seat in changed:
+        Seat.objects.filter(table_id=table.pk, number=seat.number).update(
+            standing_in=seat.presence is not conduct.Presence.PRESENT,
+            resigned=seat.presence is conduct.Presence.LEFT,
+            connected=seat.connected,
+            timeouts_in_a_row=seat.timeouts_in_a_row,
+            left_at=_moment(seat.gone_since),
+        )
+        if seat.presence is conduct.Presence.AWAY and before.seat(seat.number).presence is conduct.Presence.PRESENT:
+            log.info("away table=%s seat=%s", table.pk, seat.number)
+    if after.life.deadline != before.deadline:
+        table.turn_deadline = _moment(after.life.deadline)
+    for deadline in after.deadlines:
+        countdown = max(deadline.at - now.timestamp(), 0.0)
+        if deadline.kind == "turn":
+            schedule("games.turn_timeout", table.pk, table.turn_deadline.isoformat(), countdown=countdown)
+        else:
+            left_at = _moment(after.life.seat(deadline.seat).gone_since)
+            schedule("games.stand_in_if_gone", table.pk, deadline.seat, left_at.isoformat(), countdown=countdown)
+    return (snapshots.read_seats(table) if presence_changed else seats), after.events
+
+
+def _moment(seconds: float | None):
+    return None if seconds is None else datetime.fromtimestamp(seconds, tz=dt_timezone.utc)
 
 
 def set_pace(table_id: int, user, pace: str) -> None:
@@ -296,14 +348,6 @@ def hurry(table_id: int, user) -> bool:
             return False
         schedule("games.play_computer_turns", table.pk, table.version, countdown=0)
     return True
-
-
-def awaiting_arrivals(table: Table, game: Game, seats) -> bool:
-    """A live game is at its first move and someone seated has not opened it yet (they were
-    on the queue's page, or at the finished game whose rematch this is): the first clock waits
-    for them, or for ``LIVE_ARRIVAL_GRACE_SECONDS`` more (``games.conduct.first_clock_waits``)."""
-    return table.is_live and conduct.first_clock_waits(
-        game.ply, sum(1 for seat in seats if seat.user_id and not seat.computer_plays and not seat.connected))
 
 
 def abandon_table(table_id: int, reason: str, *, before_start: bool = False) -> bool:

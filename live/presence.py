@@ -6,7 +6,7 @@ Once a game has started a person who drops keeps their seat for a grace period, 
 computer stands in until they come back.
 """
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
@@ -14,7 +14,8 @@ from django.utils import timezone
 
 from games.models import Seat, Table
 from games.realtime import notify_presence
-from games.services import ActionRejected, awaiting_arrivals, load_game, notify_after_commit, plan_next
+from games import conduct
+from games.services import ActionRejected, apply_conduct, life_of, load_game, notify_after_commit, plan_computers
 from hearts_site.taskrunner import schedule, task_batch
 from live.models import LiveServer, TableConnection
 
@@ -67,41 +68,30 @@ def connection_opened(table_id: int, user, channel_name: str, server: str) -> Se
         if channel_name not in open_here:
             # A socket's channel name is its own: no other table or person has a row with it.
             TableConnection.objects.create(channel_name=channel_name, table_id=table_id, user=user, server=server)
-        seat = Seat.objects.filter(table_id=table_id, user=user).first()
+        seats = list(table.seats.all())
+        seat = next((seat for seat in seats if seat.user_id == user.pk), None)
         if seat is None:
             count_watchers(table_id)
             return None
         if seat.resigned:
             return seat  # they left for good: they may look, the computer keeps playing
-        Seat.objects.filter(pk=seat.pk).update(connected=True, left_at=None)
-        _start_clock_once_everyone_is_here(table)
-        if seat.standing_in:
-            reclaim_seat(table_id, user)
+        opened = conduct.SocketOpened(seat.number)
+        needs_game = table.has_game and conduct.needs_who_acts(life_of(table, seats, None), opened)
+        game = load_game(table) if needs_game else None
+        seats, events = apply_conduct(table, seats, game, opened)
+        if events:
+            table.version += 1
+            if game is not None:
+                plan_computers(table, game, seats)
+            table.save()
+            notify_after_commit(table, list(events))
+            log.info("seat_opened table=%s seat=%s events=%s", table_id, seat.number,
+                     ",".join(event["type"] for event in events))
         elif not seat.connected:
             transaction.on_commit(lambda: notify_presence(table_id))
-    if seat.standing_in:
-        seat.refresh_from_db()  # handed back
-    else:
-        seat.connected, seat.left_at = True, None
+    seat = next(row for row in seats if row.user_id == user.pk)
+    seat.connected, seat.left_at = True, None  # as written (a seat read again has it already)
     return seat
-
-
-def _start_clock_once_everyone_is_here(table: Table) -> None:
-    """The last person of a live game has opened it (``table``: its row, locked): its first
-    clock, which was waiting for them (:func:`awaiting_arrivals`), starts now with the whole
-    turn."""
-    if table.status != Table.Status.PLAYING or not table.is_live or table.turn_deadline is None or table.ply:
-        return
-    game = load_game(table)
-    seats = list(table.seats.all())
-    full_turn = timezone.now() + timedelta(seconds=table.turn_timer_seconds)
-    if game.ply or awaiting_arrivals(table, game, seats) or table.turn_deadline <= full_turn:
-        return
-    table.turn_deadline = None
-    table.version += 1
-    plan_next(table, game, seats)
-    table.save()
-    notify_after_commit(table, [{"type": "clock_started"}])
 
 
 def count_watchers(table_id: int) -> None:
@@ -131,20 +121,17 @@ def connection_closed(table_id: int, user, channel_name: str) -> bool:
     changes nothing the second time.
     """
     with task_batch(), transaction.atomic():
-        closed, _ = TableConnection.objects.filter(channel_name=channel_name).delete()
+        TableConnection.objects.filter(channel_name=channel_name).delete()
         seat = Seat.objects.select_for_update().filter(table_id=table_id, user=user).first()
         if seat is None:
             count_watchers(table_id)
             return False
         if has_open_socket(table_id, user):
             return False
-        if not closed and not seat.connected and seat.left_at is not None:
-            return True  # already recorded: keep the grace period that runs
-        seat.connected, seat.left_at = False, timezone.now()
-        seat.save(update_fields=["connected", "left_at"])
-        transaction.on_commit(lambda: notify_presence(table_id))
-        if Table.objects.filter(pk=table_id, status=Table.Status.PLAYING).exists() and not seat.standing_in:
-            _schedule_stand_in(seat)
+        table = Table.objects.get(pk=table_id)
+        _, events = apply_conduct(table, list(table.seats.all()), None, conduct.SocketsClosed(seat.number))
+        if seat.connected or seat.left_at is None:
+            transaction.on_commit(lambda: notify_presence(table_id))
     return True
 
 
@@ -156,21 +143,19 @@ def stand_in_if_gone(table_id: int, seat_number: int, left_at_iso: str = "") -> 
     """
     with task_batch(), transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table_id)
-        if table.status != Table.Status.PLAYING:
+        seats = list(table.seats.all())
+        seat = next((seat for seat in seats if seat.number == seat_number), None)
+        if table.status != Table.Status.PLAYING or seat is None or seat.left_at is None:
             return False
-        seat = table.seats.filter(number=seat_number).first()
-        if seat is None or seat.user_id is None or seat.standing_in or seat.connected or seat.left_at is None:
+        since = datetime.fromisoformat(left_at_iso) if left_at_iso else seat.left_at
+        game = load_game(table)
+        seats, events = apply_conduct(table, seats, game, conduct.GraceOver(seat_number, since.timestamp()))
+        if not events:
             return False
-        if left_at_iso and seat.left_at.isoformat() != left_at_iso:
-            return False
-        if (timezone.now() - seat.left_at).total_seconds() < reconnect_grace_seconds() - 0.5:
-            return False
-        seat.standing_in = True
-        seat.save(update_fields=["standing_in"])
         table.version += 1
-        plan_next(table, load_game(table))
+        plan_computers(table, game, seats)
         table.save()
-        notify_after_commit(table, [{"type": "stand_in", "seat": seat_number}])
+        notify_after_commit(table, list(events))
     log.info("stand_in table=%s seat=%s", table_id, seat_number)
     return True
 
@@ -182,16 +167,18 @@ def reclaim_seat(table_id: int, user) -> bool:
     """
     with task_batch(), transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table_id)
-        seat = table.seats.filter(user=user).first()
-        if seat is None or not seat.standing_in or seat.resigned:
+        seats = list(table.seats.all())
+        seat = next((seat for seat in seats if seat.user_id == user.pk), None)
+        if seat is None or table.status != Table.Status.PLAYING:
             return False
-        seat.standing_in, seat.timeouts_in_a_row = False, 0
-        seat.save(update_fields=["standing_in", "timeouts_in_a_row"])
+        game = load_game(table)
+        seats, events = apply_conduct(table, seats, game, conduct.CameBack(seat.number))
+        if not events:
+            return False
         table.version += 1
-        if table.status == Table.Status.PLAYING:
-            plan_next(table, load_game(table))
+        plan_computers(table, game, seats)
         table.save()
-        notify_after_commit(table, [{"type": "seat_reclaimed", "seat": seat.number}])
+        notify_after_commit(table, list(events))
     log.info("seat_reclaimed table=%s seat=%s", table_id, seat.number)
     return True
 
@@ -319,14 +306,13 @@ def restart_clock_after_outage(table_id: int) -> bool:
     browsers reconnect. Returns True when a clock was running."""
     with task_batch(), transaction.atomic():
         table = Table.objects.select_for_update().filter(pk=table_id).first()
-        if table is None or table.status != Table.Status.PLAYING or table.turn_deadline is None:
+        if table is None:
             return False
-        seconds = table.turn_timer_seconds + settings.LIVE_ARRIVAL_GRACE_SECONDS
-        table.turn_deadline = timezone.now() + timedelta(seconds=seconds)
+        _, events = apply_conduct(table, list(table.seats.all()), None, conduct.OutageNoticed())
+        if not events:
+            return False
         table.version += 1
         table.save(update_fields=["turn_deadline", "version", "updated_at"])
-        schedule("games.turn_timeout", table.pk, table.turn_deadline.isoformat(), countdown=seconds)
-        notify_after_commit(table, [{"type": "clock_restarted"}])
-    log.info("clock_restarted table=%s seconds=%s", table_id, seconds)
+        notify_after_commit(table, list(events))
+    log.info("clock_restarted table=%s deadline=%s", table_id, table.turn_deadline.isoformat())
     return True
-

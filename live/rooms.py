@@ -15,7 +15,8 @@ from games import conduct
 from games.engine import Rules
 from games.models import Seat, Table
 from games.services import (
-    ActionRejected, abandon_table, create_table, load_game, notify_after_commit, plan_next, start_table,
+    ActionRejected, abandon_table, apply_conduct, create_table, load_game, notify_after_commit, plan_computers,
+    start_table,
 )
 from hearts_site.taskrunner import schedule, task_batch
 from live.presence import count_watchers, has_open_socket, start_grace_for_absent
@@ -173,13 +174,12 @@ def resign(table_id: int, user) -> bool:
             raise ActionRejected("no_seat", "You have no seat at this table.")
         if seat.resigned:
             return False
-        seat.resigned, seat.standing_in = True, True
-        seat.left_at = seat.left_at or timezone.now()
-        seat.save(update_fields=["resigned", "standing_in", "left_at"])
+        game = load_game(table)
+        seats, events = apply_conduct(table, list(table.seats.all()), game, conduct.Resigned(seat.number))
         table.version += 1
-        plan_next(table, load_game(table))
+        plan_computers(table, game, seats)
         table.save()
-        notify_after_commit(table, [{"type": "resigned", "seat": seat.number}])
+        notify_after_commit(table, list(events))
     log.info("resigned table=%s seat=%s", table_id, seat.number)
     return True
 
