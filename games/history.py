@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from games.engine import Game
+from games.engine import MOON_OPTIONS, Game
 
 
 @dataclass
@@ -35,7 +35,7 @@ def step_of(ply: int, entry: dict, events: list) -> Step:
     action = entry["action"]
     if isinstance(action, list):
         return Step(ply, entry["deal"], entry["seat"], "pass", events=events)
-    if action in ("add", "subtract"):
+    if action in MOON_OPTIONS:
         return Step(ply, entry["deal"], entry["seat"], "moon", choice=action, events=events)
     return Step(ply, entry["deal"], entry["seat"], "play", card=str(action), events=events)
 

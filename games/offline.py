@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import json
 import re
-import zlib
 
 from games import bots
 from games.drawing import Person, TableDrawing, TableFacts, changed_parts, draw, table_context
@@ -119,7 +118,7 @@ class OfflineTable:
         if not seats:
             return False
         seat = seats[0]
-        seed = computer_seed(self.id, self.game.ply, seat)
+        seed = bots.decision_seed(self.id, self.game.ply, seat)
         self._apply(seat, bots.choose_action(self.game.view(seat), self.level, seed=seed))
         return True
 
@@ -223,12 +222,6 @@ def verified(level: str) -> bool:
     return level in CHECKED_LEVELS
 
 
-def computer_seed(game_id: str, ply: int, seat: int) -> int:
-    """The seed of a computer's decision: the same in the browser and at the server (not
-    Python's ``hash``, which differs between processes)."""
-    return zlib.crc32(f"{game_id}/{ply}/{seat}".encode())
-
-
 def _as_logged(action) -> "str | list[str]":
     if isinstance(action, (list, tuple)):
         return sorted(str(card) for card in action)
@@ -287,7 +280,7 @@ def checked_replay(saved: dict, *, finished: bool = True) -> OfflineTable:
         seat, action = entry["seat"], entry["action"]
         if seat != YOU and table.level in CHECKED_LEVELS:
             expected = bots.choose_action(table.game.view(seat), table.level,
-                                          seed=computer_seed(table.id, table.game.ply, seat))
+                                          seed=bots.decision_seed(table.id, table.game.ply, seat))
             if _as_logged(expected) != _as_logged(action):
                 raise ValueError(f"This game does not replay: move {ply} is not what the computer in seat {seat} plays.")
         try:

@@ -14,6 +14,8 @@ here can raise anything but :class:`BadMove` (or return None for a number).
 >>> whole_number("12"), whole_number("²"), whole_number("-1"), whole_number(True)
 (12, None, None, None)
 """
+from games.engine import MOON_OPTIONS
+
 
 MOVE_KINDS = ("play", "pass", "moon")
 
@@ -112,7 +114,7 @@ def parse_move(data) -> tuple[object, int | None]:
         return [card[:20] for card in cards], version
     if kind == "moon":
         choice = _one(data, "choice")
-        if choice not in ("add", "subtract"):
+        if choice not in MOON_OPTIONS:
             raise BadMove("Choose to subtract the moon's points from your score or add them to everyone else's.")
         return choice, version
     raise BadMove("Play a card, pass 3 cards or choose how to score the moon.")

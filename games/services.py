@@ -16,7 +16,7 @@ from django.dispatch import Signal
 from django.utils import timezone
 
 from games import bots, conduct, protocol, snapshots, statements, storage
-from games.engine import Card, Game, IllegalAction, Rules
+from games.engine import MOON_OPTIONS, Card, Game, IllegalAction, Rules
 from games.models import Action, Seat, Table
 from games.realtime import notify_table
 from games.results import record_abandoned_game, record_finished_game, seats_counted_as_left
@@ -133,7 +133,7 @@ def parse_action(action):
     if isinstance(action, Card):
         return action
     if isinstance(action, str):
-        if action in ("add", "subtract"):
+        if action in MOON_OPTIONS:
             return action
         try:
             return Card.parse(action)
@@ -392,8 +392,7 @@ def _finish(table: Table, game: Game, seats: list[Seat], *, unsaved: tuple[int, 
 
 def computer_action(game_view, level: str, table: Table, seat_number: int):
     """What a computer player does now, decided from that seat's view only."""
-    seed = hash((table.seed, table.version, seat_number)) & 0xFFFFFFFF
-    return bots.choose_action(game_view, level, seed=seed)
+    return bots.choose_action(game_view, level, seed=bots.decision_seed(table.seed, table.version, seat_number))
 
 
 def play_computer_turns(table_id: int, version: int) -> int:

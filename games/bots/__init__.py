@@ -28,11 +28,12 @@ Module layout: :mod:`.state` (a view as bitmasks, with what the table has reveal
 from __future__ import annotations
 
 import random
+import zlib
 
 from . import easy, hard, medium
 from .hints import Hint, make_hint
 
-__all__ = ["COMPUTER_NAMES", "LEVELS", "LEVEL_DESCRIPTIONS", "Hint", "choose_action", "hint"]
+__all__ = ["COMPUTER_NAMES", "LEVELS", "LEVEL_DESCRIPTIONS", "Hint", "choose_action", "decision_seed", "hint"]
 
 LEVELS = ("easy", "medium", "hard")
 
@@ -65,6 +66,17 @@ LEVEL_DESCRIPTIONS = {
 COMPUTER_NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eve", "Finn", "CPU", "Computer")
 """What computer players are called at a table (by seat: ``COMPUTER_NAMES[seat % 6]``), and
 what a person may therefore not be called."""
+
+
+def decision_seed(game, ply: int, seat: int) -> int:
+    """The seed of a computer's decision at move ``ply`` of ``game`` (any key of the game: an
+    offline game's id, a table's seed) for ``seat``: the same in every process, at the server
+    and in the browser (not Python's ``hash``, which strings make differ between processes).
+
+    >>> decision_seed("g1", 4, 2) == decision_seed("g1", 4, 2) != decision_seed("g1", 4, 3)
+    True
+    """
+    return zlib.crc32(f"{game}/{ply}/{seat}".encode())
 
 
 def choose_action(view, level: str, seed: int = 0, *, samples: "int | None" = None,

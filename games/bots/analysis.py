@@ -43,7 +43,6 @@ game agree.
 from __future__ import annotations
 
 import random
-import zlib
 from dataclasses import asdict, dataclass
 from typing import Any, Callable, Iterator
 
@@ -51,7 +50,7 @@ from games.engine import Card, Game, PlayerView, kernel
 from games.engine.cards import mask_to_cards
 from games.engine.kernel import Deal
 
-from . import hard, hints, policy
+from . import decision_seed, hard, hints, policy
 from .sampling import sample
 from .standing import outcome
 from .state import Knowledge, card_mask
@@ -136,8 +135,8 @@ def verdict(loss: float, error: float, chosen_is_best: bool) -> str:
 
 
 def analysis_seed(game_seed, ply: int, seat: int) -> int:
-    """The seed of one decision's analysis (crc32: the same in every process)."""
-    return zlib.crc32(f"analysis/{game_seed}/{ply}/{seat}".encode())
+    """The seed of one decision's analysis (:func:`games.bots.decision_seed` of its own key)."""
+    return decision_seed(f"analysis/{game_seed}", ply, seat)
 
 
 # ---------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from games.engine import Card
+from games.engine import MOON_OPTIONS, Card
 
 __all__ = ["pass_cards", "play", "moon_choice", "MISTAKE_RATE"]
 
@@ -39,4 +39,4 @@ def play(view, rng: random.Random) -> Card:
 
 
 def moon_choice(view, rng: random.Random) -> str:
-    return rng.choice(("subtract", "add"))
+    return rng.choice(MOON_OPTIONS)

@@ -7,7 +7,7 @@ lead low, keep off the queen, block a moon, take the moon when it is all but cer
 
 from __future__ import annotations
 
-from games.engine import Card, kernel
+from games.engine import MOON_OPTIONS, Card, kernel
 from games.engine.cards import mask_to_cards
 
 from . import policy, standing
@@ -29,7 +29,7 @@ def play(view, why: "list | None" = None, knowledge: "Knowledge | None" = None) 
 def moon_options(view) -> dict:
     """The deal's points per seat for each moon choice (``view.phase == "moon_choice"``)."""
     k = Knowledge.from_view(view)
-    return {c: k.deal.score(c)[0] for c in ("subtract", "add")}
+    return {c: k.deal.score(c)[0] for c in MOON_OPTIONS}
 
 
 def moon_choice(view) -> str:

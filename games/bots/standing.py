@@ -14,6 +14,8 @@ when someone reaches it.  :func:`utility` turns one deal's points into a value f
 
 from __future__ import annotations
 
+from games.engine import MOON_OPTIONS
+
 __all__ = ["outcome", "utility", "moon_choice", "WIN_VALUE"]
 
 #: what winning the game is worth, in deal points
@@ -59,10 +61,10 @@ def moon_choice(rules, scores, me: int, options: dict) -> str:
     for choice, pts in options.items():
         totals = [s + p for s, p in zip(scores, pts)]
         results[choice] = outcome(rules, totals, me)
-    for choice in ("subtract", "add"):
+    for choice in MOON_OPTIONS:
         if results.get(choice) == 1.0:
             return choice
-    for choice in ("subtract", "add"):
+    for choice in MOON_OPTIONS:
         if results.get(choice) == 0.5:
             return choice
     if results.get("subtract") == 0.0 and results.get("add") is None:

@@ -185,19 +185,13 @@ class Rules:
         return cycle[(deal_number - 1) % len(cycle)]
 
     def card_points(self, card: Card) -> int:
-        """Points a card is worth to whoever takes it (before any moon)."""
-        if card.suit == "H":
-            return 1
-        s = str(card)
-        if s == "QS":
-            return 13
-        if self.black_maria and s == "KS":
-            return 10
-        if self.black_maria and s == "AS":
-            return 7
-        if self.jack_of_diamonds and s == "JD":
-            return -10
-        return 0
+        """Points a card is worth to whoever takes it (before any moon): the kernel's one
+        table of card values (:func:`games.engine.kernel.card_points`).
+
+        >>> Rules(black_maria=True).card_points(Card.parse("KS")), Rules().card_points(Card.parse("KS"))
+        (10, 0)
+        """
+        return card_points(self.black_maria, self.jack_of_diamonds)[card.index]
 
     # -- serialisation and description ---------------------------------------------
 
