@@ -107,6 +107,7 @@ def cards_of(mask: int) -> str:
     return " ".join(name(c) for c in iter_bits(mask))
 
 
+@lru_cache(maxsize=None)
 def card_points(black_maria: bool = False, jack_of_diamonds: bool = False) -> tuple[int, ...]:
     """What each card counts, by card int: the one table of card values.
 
