@@ -313,9 +313,28 @@ def apply_conduct(table: Table, seats: list[Seat], game: Game | None, command) -
         if deadline.kind == "turn":
             schedule("games.turn_timeout", table.pk, table.turn_deadline.isoformat(), countdown=countdown)
         else:
-            left_at = _moment(after.life.seat(deadline.seat).gone_since)
-            schedule("games.stand_in_if_gone", table.pk, deadline.seat, left_at.isoformat(), countdown=countdown)
+            schedule_stand_in(table.pk, deadline.seat, _moment(after.life.seat(deadline.seat).gone_since), countdown)
     return (snapshots.read_seats(table) if presence_changed else seats), after.events
+
+
+def apply_conduct_and_announce(table: Table, seats: list[Seat], game: Game | None, command) -> tuple[dict, ...]:
+    """:func:`apply_conduct`, and when it has news (a stand-in, a seat handed back, someone
+    leaving, a clock started again): a new version, the computers' turns planned (given the
+    game), the row saved and the events announced after commit. Returns the events."""
+    seats, events = apply_conduct(table, seats, game, command)
+    if events:
+        table.version += 1
+        if game is not None:
+            plan_computers(table, game, seats)
+        table.save()
+        notify_after_commit(table, list(events))
+    return events
+
+
+def schedule_stand_in(table_id: int, seat_number: int, left_at, countdown: float) -> None:
+    """Wake ``live.presence.stand_in_if_gone`` when the reconnect grace of the absence that
+    began at ``left_at`` is over, ``countdown`` seconds from now."""
+    schedule("games.stand_in_if_gone", table_id, seat_number, left_at.isoformat(), countdown=countdown)
 
 
 def _moment(seconds: float | None):

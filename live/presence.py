@@ -15,8 +15,10 @@ from django.utils import timezone
 from games.models import Seat, Table
 from games.realtime import notify_presence
 from games import conduct
-from games.services import ActionRejected, apply_conduct, life_of, load_game, notify_after_commit, plan_computers
-from hearts_site.taskrunner import schedule, task_batch
+from games.services import (
+    ActionRejected, apply_conduct, apply_conduct_and_announce, life_of, load_game, schedule_stand_in,
+)
+from hearts_site.taskrunner import task_batch
 from live.models import LiveServer, TableConnection
 
 log = logging.getLogger(__name__)
@@ -41,10 +43,7 @@ def reconnect_grace_seconds() -> float:
 
 def _schedule_stand_in(seat: Seat) -> None:
     elapsed = (timezone.now() - seat.left_at).total_seconds() if seat.left_at else 0
-    schedule(
-        "games.stand_in_if_gone", seat.table_id, seat.number, seat.left_at.isoformat() if seat.left_at else "",
-        countdown=max(reconnect_grace_seconds() - elapsed, 0.0),
-    )
+    schedule_stand_in(seat.table_id, seat.number, seat.left_at, max(reconnect_grace_seconds() - elapsed, 0.0))
 
 
 def connection_opened(table_id: int, user, channel_name: str, server: str) -> Seat | None:
@@ -78,13 +77,8 @@ def connection_opened(table_id: int, user, channel_name: str, server: str) -> Se
         opened = conduct.SocketOpened(seat.number)
         needs_game = table.has_game and conduct.needs_who_acts(life_of(table, seats, None), opened)
         game = load_game(table) if needs_game else None
-        seats, events = apply_conduct(table, seats, game, opened)
+        events = apply_conduct_and_announce(table, seats, game, opened)
         if events:
-            table.version += 1
-            if game is not None:
-                plan_computers(table, game, seats)
-            table.save()
-            notify_after_commit(table, list(events))
             log.info("seat_opened table=%s seat=%s events=%s", table_id, seat.number,
                      ",".join(event["type"] for event in events))
         elif not seat.connected:
@@ -129,7 +123,7 @@ def connection_closed(table_id: int, user, channel_name: str) -> bool:
         if has_open_socket(table_id, user):
             return False
         table = Table.objects.get(pk=table_id)
-        _, events = apply_conduct(table, list(table.seats.all()), None, conduct.SocketsClosed(seat.number))
+        apply_conduct(table, list(table.seats.all()), None, conduct.SocketsClosed(seat.number))
         if seat.connected or seat.left_at is None:
             transaction.on_commit(lambda: notify_presence(table_id))
     return True
@@ -149,13 +143,8 @@ def stand_in_if_gone(table_id: int, seat_number: int, left_at_iso: str = "") -> 
             return False
         since = datetime.fromisoformat(left_at_iso) if left_at_iso else seat.left_at
         game = load_game(table)
-        seats, events = apply_conduct(table, seats, game, conduct.GraceOver(seat_number, since.timestamp()))
-        if not events:
+        if not apply_conduct_and_announce(table, seats, game, conduct.GraceOver(seat_number, since.timestamp())):
             return False
-        table.version += 1
-        plan_computers(table, game, seats)
-        table.save()
-        notify_after_commit(table, list(events))
     log.info("stand_in table=%s seat=%s", table_id, seat_number)
     return True
 
@@ -172,13 +161,8 @@ def reclaim_seat(table_id: int, user) -> bool:
         if seat is None or table.status != Table.Status.PLAYING:
             return False
         game = load_game(table)
-        seats, events = apply_conduct(table, seats, game, conduct.CameBack(seat.number))
-        if not events:
+        if not apply_conduct_and_announce(table, seats, game, conduct.CameBack(seat.number)):
             return False
-        table.version += 1
-        plan_computers(table, game, seats)
-        table.save()
-        notify_after_commit(table, list(events))
     log.info("seat_reclaimed table=%s seat=%s", table_id, seat.number)
     return True
 
@@ -308,11 +292,7 @@ def restart_clock_after_outage(table_id: int) -> bool:
         table = Table.objects.select_for_update().filter(pk=table_id).first()
         if table is None:
             return False
-        _, events = apply_conduct(table, list(table.seats.all()), None, conduct.OutageNoticed())
-        if not events:
+        if not apply_conduct_and_announce(table, list(table.seats.all()), None, conduct.OutageNoticed()):
             return False
-        table.version += 1
-        table.save(update_fields=["turn_deadline", "version", "updated_at"])
-        notify_after_commit(table, list(events))
     log.info("clock_restarted table=%s deadline=%s", table_id, table.turn_deadline.isoformat())
     return True

@@ -15,7 +15,7 @@ from games import conduct
 from games.engine import Rules
 from games.models import Seat, Table
 from games.services import (
-    ActionRejected, abandon_table, apply_conduct, create_table, load_game, notify_after_commit, plan_computers,
+    ActionRejected, abandon_table, apply_conduct_and_announce, create_table, load_game, notify_after_commit,
     start_table,
 )
 from hearts_site.taskrunner import schedule, task_batch
@@ -174,12 +174,7 @@ def resign(table_id: int, user) -> bool:
             raise ActionRejected("no_seat", "You have no seat at this table.")
         if seat.resigned:
             return False
-        game = load_game(table)
-        seats, events = apply_conduct(table, list(table.seats.all()), game, conduct.Resigned(seat.number))
-        table.version += 1
-        plan_computers(table, game, seats)
-        table.save()
-        notify_after_commit(table, list(events))
+        apply_conduct_and_announce(table, list(table.seats.all()), load_game(table), conduct.Resigned(seat.number))
     log.info("resigned table=%s seat=%s", table_id, seat.number)
     return True
 
