@@ -491,6 +491,7 @@ def _moved(life: TableLife, move: Moved, now: float) -> Step:
     seat = life.seat(move.seat)
     if seat.person is not None and move.actor in ("person", "timeout"):
         count, away = after_turn(seat.timeouts_in_a_row, move.actor)
+        presence: Presence
         if move.actor == "person":
             presence = Presence.PRESENT if seat.presence is Presence.AWAY else seat.presence
         else:

@@ -133,7 +133,7 @@ def _join(names: list[str]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def _deal_summary(steps: list[Step], deal: int, names: dict[int, str], me: int, players: int, value: int) -> dict | None:
+def _deal_summary(steps: list[Step], deal: int, names: dict[int, str], me: int | None, players: int, value: int) -> dict | None:
     """Who took what in ``deal`` (public: the tricks and the scores), from the log's events."""
     taken = [0] * players
     tricks = [0] * players
@@ -402,6 +402,7 @@ def _hand(view, game: Game, names: dict[int, str], my_turn: bool, ended: bool, r
     them share (told once, on the status line)."""
     me = view.seat
     playable = set(view.legal) if my_turn and view.phase in ("play", "pass") else set()
+    reasons: dict[Card, str | None]
     if not my_turn:
         waiting = _not_your_turn(view, names, me, ended)
         reasons = {card: waiting for card in view.hand}
@@ -534,7 +535,7 @@ def _played_by_suit(played) -> list[dict]:
     >>> [(row["suit"], row["ranks"]) for row in _played_by_suit({Card.parse("QS"), Card.parse("2S")})]
     [('♣', []), ('♦', []), ('♠', ['Q', '2']), ('♥', [])]
     """
-    ranks = {suit: [] for suit in Suit}
+    ranks: dict[Suit, list[str]] = {suit: [] for suit in Suit}
     for card in sorted(played, reverse=True):
         ranks[card.suit].append(_card_values(str(card))["rank"])
     return [{"suit": suit.symbol, "plural": suit.plural, "color": _colour(suit), "ranks": suit_ranks}
@@ -579,7 +580,7 @@ def _score_line(scores: list[int], seats: dict[int, dict]) -> str:
     return ", ".join(f"{seats[s]['name']} {score}" for s, score in enumerate(scores))
 
 
-def _winners_text(winners: list[int], seats: dict[int, dict], me: int) -> str:
+def _winners_text(winners: list[int], seats: dict[int, dict], me: int | None) -> str:
     if not winners:
         return "The game ended without a winner."
     if winners == [me]:
@@ -641,7 +642,8 @@ def _status_text(view, seats, me, ended, table) -> str:
 def _final_trick(steps: list[Step], deal: int) -> "Trick | None":
     """The last trick of ``deal``, from the public steps: the plays after the trick before it,
     found from the end (as :func:`_steps_of_deal`)."""
-    plays, winner = [], None
+    plays: list[tuple[int, Card]] = []
+    winner = None
     for step in reversed(steps):
         if step.deal > deal or step.kind != "play":
             continue
@@ -649,7 +651,7 @@ def _final_trick(steps: list[Step], deal: int) -> "Trick | None":
         if step.deal < deal or (plays and won is not None):
             break  # the deal before, or the trick before
         winner = won if not plays else winner
-        plays.append((step.seat, Card.parse(step.card)))
+        plays.append((step.seat, Card.parse(step.card or "")))
     return Trick(plays[-1][0], tuple(reversed(plays)), winner) if plays and winner is not None else None
 
 
@@ -689,7 +691,7 @@ def _announcement(step: Step | None, seats: dict[int, dict], status_text: str, d
         ended = step.deal != deal  # its cards are in new hands now: the card is not named
         name = seats[step.seat]["name"]
         if step.kind == "play" and not ended:
-            said.append(_does(name, "play", "plays") + f" the {Card.parse(step.card).name}.")
+            said.append(_does(name, "play", "plays") + f" the {Card.parse(step.card or '').name}.")
         elif step.kind == "pass":
             said.append(_does(name, "pass", "passed") + " 3 cards.")
         for event in step.events:
@@ -848,7 +850,7 @@ def draw(context: dict, before: "TableDrawing | None" = None) -> TableDrawing:
         (f"seat_plate {seat['number']}", "seat_plate", seat) for seat in context["opponents"]
     ]:
         part_id = before.part_ids.get(key) if before is not None else None
-        if part_id is None or not _same_inputs(inputs[block], before.context, context, seat):
+        if before is None or part_id is None or not _same_inputs(inputs[block], before.context, context, seat):
             if seen is None:
                 seen = template.new_context(context)
             html = "".join(blocks[block](seen if seat is None else seen.derived({"seat": seat})))
@@ -896,6 +898,7 @@ def block_inputs() -> dict[str, tuple[tuple[str, "tuple[str, ...] | None"], ...]
     ('backs', 'connected', 'hand_size')
     """
     environment = table_templates()
+    assert environment.loader is not None
     source = environment.loader.get_source(environment, "games/_table_parts.html")[0]
     found = {}
     for block in environment.parse(source).find_all(nodes.Block):
@@ -903,8 +906,8 @@ def block_inputs() -> dict[str, tuple[tuple[str, "tuple[str, ...] | None"], ...]
         body.set_environment(environment)
         names = meta.find_undeclared_variables(body)
         loads = collections.Counter(node.name for node in body.find_all(nodes.Name) if node.ctx == "load")
-        attributes = collections.defaultdict(set)
-        read_as_attribute = collections.Counter()
+        attributes: dict[str, set[str]] = collections.defaultdict(set)
+        read_as_attribute: collections.Counter[str] = collections.Counter()
         for node in body.find_all(nodes.Getattr):
             if isinstance(node.node, nodes.Name):
                 attributes[node.node.name].add(node.attr)

@@ -57,7 +57,7 @@ class OfflineTable:
         self.level = saved["level"]
         self.started = str(saved.get("started", ""))
         self.game, self.steps = game_with_history(saved["game"])
-        self.hint = None
+        self.hint: bots.Hint | None = None
         self.error: str | None = None
         self._sent: TableDrawing | None = None  # the table as last drawn for the page
 

@@ -156,7 +156,7 @@ def play_game(rules: Rules, levels, seed, bot_seed: int, options: "dict | None" 
               outside: "dict | None" = None) -> dict:
     """Play a whole game; return its deals (as :func:`play_deal`), final scores and winners."""
     g = Game.new(rules, seed=seed)
-    deals = []
+    deals: list[dict] = []
     while not g.is_over and len(deals) < MAX_DEALS_PER_GAME:
         deals.append(_play_one_deal(g, levels, bot_seed + len(deals), options or {}, outside or {}))
     return {"deals": deals, "scores": list(g.scores), "winners": list(g.winners)}
@@ -268,12 +268,12 @@ def _pct(xs, q):
 def summarize(result: dict) -> dict:
     levels = result["levels"]
     distinct = list(dict.fromkeys(levels))
-    per_deal = {lv: [] for lv in distinct}
+    per_deal: dict[str, list] = {lv: [] for lv in distinct}
     moons = {lv: 0 for lv in distinct}
     count = {lv: 0 for lv in distinct}
-    times = {lv: [] for lv in distinct}
-    walls = {lv: [] for lv in distinct}
-    choice_times = {lv: [] for lv in distinct}
+    times: dict[str, list[float]] = {lv: [] for lv in distinct}
+    walls: dict[str, list[float]] = {lv: [] for lv in distinct}
+    choice_times: dict[str, list[float]] = {lv: [] for lv in distinct}
     for deal in result["deals"]:
         sums = {lv: 0.0 for lv in distinct}
         ns = {lv: 0 for lv in distinct}

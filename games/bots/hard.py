@@ -169,6 +169,7 @@ def solve(d: Deal, rules, scores) -> list[int]:
         pts = solve(child, rules, scores)
         if best is None or pts[seat] < best[seat]:
             best = pts
+    assert best is not None  # the seat to play holds a legal card
     return best
 
 

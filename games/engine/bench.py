@@ -42,7 +42,7 @@ def api_game(rules: Rules, seed: int, rng: random.Random) -> int:
                 apply(seat, [cards.pop(int(rnd() * n)), cards.pop(int(rnd() * (n - 1))),
                              cards.pop(int(rnd() * (n - 2)))])
         for _ in range(plays):
-            seat = g.turn
+            seat = g.turn  # type: ignore[assignment]  # the play phase: a seat
             cards = legal(seat)
             apply(seat, cards[int(rnd() * len(cards))])
         if g.phase == "moon_choice":

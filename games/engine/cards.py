@@ -53,7 +53,7 @@ class Suit(enum.StrEnum):
     HEARTS = "H"
 
     @property
-    def index(self) -> int:
+    def index(self) -> int:  # type: ignore[override]  # a suit's place, not str.index
         """0 clubs, 1 diamonds, 2 spades, 3 hearts."""
         return _SUIT_CHARS.index(self.value)
 
@@ -209,6 +209,7 @@ class Card:
     index: int
     suit: Suit
     rank: Rank
+    _str: str
 
     def __new__(cls, suit: "Suit | str", rank: "Rank | int | str") -> "Card":
         try:

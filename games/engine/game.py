@@ -250,6 +250,30 @@ class Game:
         "_trick_values",  # Trick values of the first completed tricks, made as views ask for them
     )
 
+    _rules: Rules
+    _cfg: kernel.Config
+    _seed: int | str
+    _setup: dict[str, Any]
+    _n: int
+    _deal_number: int
+    _dealer: int
+    _scores: list[int]
+    _deal_points: list[int]
+    _winners: tuple[int, ...]
+    _phase: str
+    _direction: PassDirection
+    _deal: kernel.Deal
+    _deal_kitty: int
+    _kitty_taker: int | None
+    _passes: list[int | None]
+    _received: list[int] | None
+    _tricks: list[tuple[int, list[int], int]]
+    _voids: list[int]
+    _moon_shooter: int | None
+    _pending: int | None
+    _log: list[tuple[int, int, Any]]
+    _trick_values: list[Trick]
+
     FORMAT = _FORMAT
     """The ``"format"`` of a saved game: :meth:`to_dict` writes it, :meth:`from_dict` requires it."""
 
@@ -445,7 +469,7 @@ class Game:
             return (self._deal.turn,)
         if ph == "pass":
             return tuple(s for s in range(self._n) if self._passes[s] is None)
-        if ph == "moon_choice":
+        if ph == "moon_choice" and self._pending is not None:
             return (self._pending,)
         return ()
 
@@ -496,6 +520,7 @@ class Game:
         """Per seat, the completed :class:`Trick` values it won this deal (kitty not included)."""
         out: list[list[Trick]] = [[] for _ in range(self._n)]
         for t in self.tricks:
+            assert t.winner is not None  # a completed trick
             out[t.winner].append(t)
         return tuple(tuple(x) for x in out)
 
@@ -717,9 +742,9 @@ class Game:
                     else f'You shot the moon: choose "subtract" or "add" ({self._cfg.moon_value} points).'
                 )
             self._log.append((self._deal_number, seat, choice))
-            events: list[dict[str, Any]] = []
-            self._score(choice, events)
-            return events
+            scored: list[dict[str, Any]] = []
+            self._score(choice, scored)
+            return scored
         raise IllegalAction("The game is over.")
 
     def _pass(self, seat: int, action: Any) -> list[dict[str, Any]]:
@@ -749,8 +774,8 @@ class Game:
             n = self._n
             off = self._direction.offset(n)
             received = [0] * n
-            for s in range(n):
-                received[(s + off) % n] = self._passes[s]
+            for s, passed in enumerate(self._passes):
+                received[(s + off) % n] = passed or 0
             for s in range(n):
                 hands[s] |= received[s]
             self._received = received

@@ -363,7 +363,7 @@ class Deal:
         self.kitty = kitty
         self.taken = [0] * cfg.players
         self.played = 0
-        self.trick = []
+        self.trick: list[int] = []
         self.leader = self.turn = self.winning = self.best = -1
         self.legal = 0
         self.broken = False

@@ -2,8 +2,6 @@
 with no Django, so the browser's offline table draws it with the same code."""
 import random
 import re
-import subprocess
-import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -12,19 +10,6 @@ from hypothesis import strategies as st
 from games import bots, drawing
 from games.engine import Card, Game, Rules
 from games.history import game_with_history, step_of
-
-PURE = ["games.drawing", "games.history", "games.templating", "games.offline"]
-
-
-def test_the_table_is_drawn_without_django():
-    code = (
-        "import sys\n"
-        f"for name in {PURE!r}: __import__(name)\n"
-        "print(sorted({m.split('.')[0] for m in sys.modules} & {'django', 'channels', 'celery'}))\n"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "[]"
-
 
 def test_a_whole_game_is_drawn_for_every_seat_from_its_own_view_only():
     rules = Rules()
