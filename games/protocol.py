@@ -6,15 +6,19 @@ Anything else a client sends is refused here with a message saying what is allow
 here can raise anything but :class:`BadMove` (or return None for a number).
 
 >>> parse_move({"action": "play", "card": "QS", "version": "17"})
-('QS', 17)
+(Card.parse('QS'), 17)
 >>> parse_move({"action": "pass", "cards": ["2C", "3C", "4C"], "version": 3})
-(['2C', '3C', '4C'], 3)
+([Card.parse('2C'), Card.parse('3C'), Card.parse('4C')], 3)
 >>> parse_move({"action": "moon", "choice": "add"})
 ('add', None)
+>>> parse_move({"action": "play", "card": "ZZ"})
+Traceback (most recent call last):
+...
+games.protocol.BadMove: 'ZZ' is not a card. Cards look like QS, TH or 2C.
 >>> whole_number("12"), whole_number("²"), whole_number("-1"), whole_number(True)
 (12, None, None, None)
 """
-from games.engine import MOON_OPTIONS
+from games.engine import MOON_OPTIONS, Card
 
 
 MOVE_KINDS = ("play", "pass", "moon")
@@ -88,10 +92,10 @@ def _one(data, name) -> str | None:
 def parse_move(data) -> tuple[object, int | None]:
     """The move in a client's fields (an HTTP POST's QueryDict or a websocket frame's dict).
 
-    Returns ``(action, version)`` for :func:`games.services.submit_action`: a card code, a
-    list of three card codes or ``"add"``/``"subtract"``, and the version it was made against
-    (None when not given). Raises :class:`BadMove`. Whether the card is a card, and whether
-    the move is legal, is the services' and the engine's question.
+    Returns ``(action, version)`` for :func:`games.services.submit_action`: the engine's action
+    (a :class:`~games.engine.Card`, a list of three, or ``"add"``/``"subtract"``) and the
+    version it was made against (None when not given). Raises :class:`BadMove`. Whether the
+    move is legal is the engine's question.
     """
     if not hasattr(data, "get"):
         raise BadMove('Send a JSON object like {"action": "play", "card": "QS", "version": 12}.')
@@ -106,18 +110,25 @@ def parse_move(data) -> tuple[object, int | None]:
         card = _one(data, "card")
         if not card:
             raise BadMove("Choose a card to play.")
-        return card[:20], version
+        return _card(card), version
     if kind == "pass":
         cards = _words(data, "cards")
         if len(cards) != 3:
             raise BadMove(f"Choose exactly 3 cards to pass (you chose {len(cards)}).")
-        return [card[:20] for card in cards], version
+        return [_card(card) for card in cards], version
     if kind == "moon":
         choice = _one(data, "choice")
         if choice not in MOON_OPTIONS:
             raise BadMove("Choose to subtract the moon's points from your score or add them to everyone else's.")
         return choice, version
     raise BadMove("Play a card, pass 3 cards or choose how to score the moon.")
+
+
+def _card(text: str) -> Card:
+    try:
+        return Card.parse(text)
+    except ValueError:
+        raise BadMove(f"{text[:10]!r} is not a card. Cards look like QS, TH or 2C.") from None
 
 
 PACES = {"slow": 1.75, "normal": 1.0, "fast": 0.45, "instant": 0.0}

@@ -16,7 +16,7 @@ from django.dispatch import Signal
 from django.utils import timezone
 
 from games import bots, conduct, protocol, snapshots, statements, storage
-from games.engine import MOON_OPTIONS, Card, Game, IllegalAction, Rules
+from games.engine import Card, Game, IllegalAction, Rules
 from games.models import Action, Seat, Table
 from games.realtime import notify_table
 from games.results import record_abandoned_game, record_finished_game, seats_counted_as_left
@@ -125,30 +125,6 @@ def hand_over_guest_games(sender, guest, account, **kwargs) -> None:
 # --------------------------------------------------------------------------- moves
 
 
-def parse_action(action):
-    """Turn what a client sent ("QS", ["2C","3C","4C"], "add") into an engine action.
-
-    Raises :class:`ActionRejected` for anything that is not a card, three cards or a moon choice.
-    """
-    if isinstance(action, Card):
-        return action
-    if isinstance(action, str):
-        if action in MOON_OPTIONS:
-            return action
-        try:
-            return Card.parse(action)
-        except ValueError:
-            raise ActionRejected("malformed", f"{action[:10]!r} is not a card. Cards look like QS, TH or 2C.")
-    if isinstance(action, (list, tuple)):
-        if len(action) > 13:
-            raise ActionRejected("malformed", "Pass exactly 3 cards.")
-        cards = [parse_action(item) for item in action]
-        if not all(isinstance(card, Card) for card in cards):
-            raise ActionRejected("malformed", "Pass exactly 3 cards.")
-        return cards
-    raise ActionRejected("malformed", "Send a card (like QS), three cards to pass, or add/subtract.")
-
-
 def submit_action(
     table_id: int,
     seat_number: int,
@@ -159,6 +135,9 @@ def submit_action(
     actor: str = Action.Actor.PERSON,
 ) -> ActionOutcome:
     """Apply one move for one seat, or raise :class:`ActionRejected` and change nothing.
+
+    ``action`` is the engine's (a card, three cards to pass, a moon choice), as
+    :func:`games.protocol.parse_move` reads it from a client; the engine refuses anything else.
 
     ``user``, when given, must be the person in that seat. ``expected_version`` is the table
     version the move was made against: a duplicate or stale move is rejected.
@@ -175,7 +154,6 @@ def submit_action(
 
 
 def _apply_action(table_id, seat_number, action, expected_version, user, actor) -> ActionOutcome:
-    parsed = parse_action(action)
     with task_batch(), transaction.atomic():
         # The stored state is read only when this process has no snapshot of the row.
         table, seats = snapshots.lock_row(table_id)
@@ -184,7 +162,7 @@ def _apply_action(table_id, seat_number, action, expected_version, user, actor) 
         if table.status != Table.Status.PLAYING:
             raise ActionRejected("game_over", "This game is over.")
         if expected_version is not None and expected_version != table.version and not _same_passing_round(
-            table, expected_version, seat_number, parsed
+            table, expected_version, seat_number, action
         ):
             raise ActionRejected(
                 "stale",
@@ -201,7 +179,7 @@ def _apply_action(table_id, seat_number, action, expected_version, user, actor) 
         before = snapshots.of_row(table, seats, keep=False)
         game = before.game.copy()
         try:
-            events = game.apply(seat_number, parsed)
+            events = game.apply(seat_number, action)
         except IllegalAction as error:
             raise ActionRejected("illegal", str(error))
         table.version += 1

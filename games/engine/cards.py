@@ -246,7 +246,7 @@ class Card:
                 except ValueError:
                     pass
         raise ValueError(
-            f"Not a card: {text!r} — write rank then suit, e.g. 'QS', 'TH' or '10H' "
+            f"Not a card: {text!r:.24} — write rank then suit, e.g. 'QS', 'TH' or '10H' "
             "(ranks 2-9 T J Q K A, suits C D S H)."
         )
 

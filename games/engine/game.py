@@ -190,7 +190,7 @@ def _parse_card(action: Any) -> Card:
             return Card.parse(action)
         except ValueError as exc:
             raise IllegalAction(str(exc)) from None
-    raise IllegalAction(f"Play one card, e.g. 'QS' — not {action!r}.")
+    raise IllegalAction(f"Play one card, e.g. 'QS' — not {action!r:.20}.")
 
 
 # "QS", "qs", "Q♠", "10S"... -> card index

@@ -549,12 +549,16 @@ def test_parse_move_reads_http_and_ws_frames():
     from django.http import QueryDict
 
     post = QueryDict("action=pass&cards=2C&cards=3C&cards=4C&version=5")
-    assert protocol.parse_move(post) == (["2C", "3C", "4C"], 5)
-    assert protocol.parse_move({"action": "play", "card": "QS", "version": "9"}) == ("QS", 9)
+    QS = Card.parse("QS")
+    assert protocol.parse_move(post) == ([Card.parse("2C"), Card.parse("3C"), Card.parse("4C")], 5)
+    assert protocol.parse_move({"action": "play", "card": "QS", "version": "9"}) == (QS, 9)
     assert protocol.parse_move({"action": "moon", "choice": "subtract", "version": 3}) == ("subtract", 3)
     # live frames: the chosen-card field and (maybe) the pressed button's own value
-    assert protocol.parse_move({"action": "play", "card": ["", "QS"], "version": "9"}) == ("QS", 9)
-    assert protocol.parse_move({"action": "play", "card": ["QS", "QS"], "version": "9"}) == ("QS", 9)
+    assert protocol.parse_move({"action": "play", "card": ["", "QS"], "version": "9"}) == (QS, 9)
+    assert protocol.parse_move({"action": "play", "card": ["QS", "QS"], "version": "9"}) == (QS, 9)
+    for not_a_card in ("ZZ", "x" * 10000, "Q"):
+        with pytest.raises(protocol.BadMove, match="is not a card"):
+            protocol.parse_move({"action": "play", "card": not_a_card, "version": "9"})
     with pytest.raises(protocol.BadMove):
         protocol.parse_move({"action": "pass", "cards": "2C", "version": "1"})
     with pytest.raises(protocol.BadMove):
