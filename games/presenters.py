@@ -238,6 +238,18 @@ def hint_for(table: Table | Snapshot, seat_number: int):
     return bots.hint(view)
 
 
+def watching_place(own_seat: int | None, chosen: int | None = None) -> int:
+    """The seat whose place someone watching sees the table from: the seat they chose to
+    watch from, else their own old seat (someone who left the game), else seat 0.
+
+    >>> watching_place(None), watching_place(2), watching_place(2, chosen=1)
+    (0, 2, 1)
+    """
+    if chosen is not None:
+        return chosen
+    return own_seat if own_seat is not None else 0
+
+
 def draw_table(
     table: Table | Snapshot, seat_number: int, *, error: str | None = None, hint=None, request=None,
     spectator: bool = False, before: TableDrawing | None = None,

@@ -44,7 +44,7 @@ from accounts.selectors import has_live_access, live_access_denied_message
 from games import protocol, services, snapshots
 from games.faults import LAYER_FAULTS, describe
 from games.drawing import TableDrawing, changed_parts
-from games.presenters import draw_table, hint_for, render_table
+from games.presenters import draw_table, hint_for, render_table, watching_place
 from games.realtime import remember_server_loop, table_group
 from games.snapshots import Snapshot
 from live import chat, presence, server
@@ -163,13 +163,13 @@ def seat_summaries(snapshot: Snapshot) -> list[dict]:
     ]
 
 
-def state_json(snapshot: Snapshot, seat_number: int | None, *, spectator: bool = False, place: int = 0) -> dict:
+def state_json(snapshot: Snapshot, seat_number: int | None, *, spectator: bool = False, place: int | None = None) -> dict:
     """The full state one seat may see (``view`` is ``games.engine.PlayerView.to_dict()``);
     for someone watching (``spectator``: no seat, or one they left) the public view from
-    seat ``place``'s place."""
+    seat ``place``'s place (:func:`games.presenters.watching_place`)."""
     table = snapshot.table
     if spectator and snapshot.game is not None:
-        view = snapshot.game.public_view(place).to_dict()
+        view = snapshot.game.public_view(watching_place(place)).to_dict()
     elif snapshot.game is not None and seat_number is not None:
         view = snapshot.view(seat_number).to_dict()
     else:
@@ -189,12 +189,12 @@ def state_json(snapshot: Snapshot, seat_number: int | None, *, spectator: bool =
 
 
 def render_table_html(snapshot: Snapshot, seat_number: int | None, error: str | None = None,
-                      *, spectator: bool = False, place: int = 0) -> str:
+                      *, spectator: bool = False, place: int | None = None) -> str:
     """HTML of ``#table`` for one seat: the table once the game has started, the waiting room
     before; for someone watching (``spectator``) the public table from seat ``place``'s place."""
     table = snapshot.table
     if spectator and table.status != table.Status.WAITING:
-        return render_table(snapshot, place, error=error, spectator=True)
+        return render_table(snapshot, watching_place(place), error=error, spectator=True)
     if table.status == table.Status.WAITING or seat_number is None:
         return render_to_string(
             "live/_room_seats.html",
@@ -216,7 +216,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     """One connection of one person (or a waiting-room visitor) to one table."""
 
     table_id = seat_number = user = None
-    place = 0  # the seat whose place the table is drawn from (a watcher's: seat 0)
+    place = watching_place(None)  # the seat whose place the table is drawn from
     watch_place: int | None = None  # the seat a watcher chose to watch from
     watching = False  # as last sent: the game, with no seat to play (a spectator, or a leaver)
     format = "html"
@@ -605,7 +605,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         # Only the seat's present occupant gets its private view: someone who left the game
         # looks on from their old place as a watcher does (games.conduct, rule 1).
         self.seat_number = snapshot.private_seat(self.user.pk)
-        self.place = self.watch_place if self.watch_place is not None else seat.number if seat is not None else 0
+        self.place = watching_place(seat.number if seat is not None else None, chosen=self.watch_place)
         watching = self.seat_number is None and snapshot.table.status != snapshot.table.Status.WAITING
         if watching and not (self.spectator or seat is not None):
             return await self.refuse("no_seat", NO_SEAT, CLOSE_FORBIDDEN)

@@ -184,10 +184,9 @@ def room(request, code):
     if private is not None:
         context["table_html"] = render_table_html(snapshot, private)
     elif started and (mine is not None or has_live_access(request.user)):
-        # Someone who left the game looks on from their old place; others from seat 0's.
         context["spectating"] = True  # the game as anyone watching may see it
         context["table_html"] = render_table_html(snapshot, None, spectator=True,
-                                                  place=mine.number if mine is not None else 0)
+                                                  place=mine.number if mine is not None else None)
     return render(request, "live/room.html", context)
 
 

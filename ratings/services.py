@@ -9,7 +9,6 @@ Rules
 -----
 1. Only rated games are rated: the games app calls :func:`apply_game_result` for rated tables
    and may call :func:`record_game_stats` for other live games (statistics only).
-   :func:`should_rate` says whether a result would change any rating.
 2. Ratings are per table size (3, 4, 5 or 6 players); a player starts provisional and stays so
    until ``PROVISIONAL_GAMES`` (10) rated games at that size.
 3. Computer seats (``user_id=None``) are not rated and are left out of the ranking: people are
