@@ -348,7 +348,8 @@ class SocketOpened:
 
 @dataclass(frozen=True)
 class SocketsClosed:
-    """The last socket of ``seat``'s person to the table closed."""
+    """The last socket of ``seat``'s person to the table closed (or, as the game starts, none
+    is open: ``live.presence.start_grace_for_absent``)."""
 
     seat: int
 
@@ -442,6 +443,28 @@ def step(life: TableLife, command: Command, now: float) -> Step:
         seat = replace(seat, presence=Presence.LEFT, gone_since=seat.gone_since if seat.gone_since is not None else now)
         return _replanned(life.with_seat(seat), now, {"type": "resigned", "seat": seat.number})
     raise TypeError(f"not a command of a table's life: {command!r}")
+
+
+def pending_deadlines(life: TableLife) -> tuple[Deadline, ...]:
+    """The moments ``life`` waits for: its clock, and the end of each reconnect grace that
+    runs. Scheduled again whenever scheduled wake-ups may have been lost (a worker or server
+    started: ``live.tasks.replan_task``).
+
+    >>> life = TableLife((SeatState(0, 7, connected=False, gone_since=5), SeatState(1, 8)),
+    ...                  deadline=30, timing=Timing(turn=30, reconnect_grace=20))
+    >>> pending_deadlines(life)
+    (Deadline(kind='turn', at=30, seat=None), Deadline(kind='grace', at=25, seat=0))
+    >>> pending_deadlines(replace(life, playing=False))
+    ()
+    """
+    if not life.playing:
+        return ()
+    clock = (Deadline("turn", life.deadline),) if life.deadline is not None else ()
+    return clock + tuple(
+        Deadline("grace", seat.gone_since + life.timing.reconnect_grace, seat.number)
+        for seat in life.seats
+        if seat.person_plays and not seat.connected and seat.gone_since is not None
+    )
 
 
 def needs_who_acts(life: TableLife, command: Command) -> bool:

@@ -286,13 +286,19 @@ def apply_conduct(table: Table, seats: list[Seat], game: Game | None, command) -
             log.info("away table=%s seat=%s", table.pk, seat.number)
     if after.life.deadline != before.deadline:
         table.turn_deadline = _moment(after.life.deadline)
-    for deadline in after.deadlines:
-        countdown = max(deadline.at - now.timestamp(), 0.0)
+    schedule_deadlines(table, after.life, after.deadlines, now.timestamp())
+    return (snapshots.read_seats(table) if presence_changed else seats), after.events
+
+
+def schedule_deadlines(table: Table, life: conduct.TableLife, deadlines, now: float) -> None:
+    """Wake the table at each of ``deadlines`` (``games.conduct.Deadline``) of its ``life``:
+    its clock (``table.turn_deadline``) runs out, or a reconnect grace is over."""
+    for deadline in deadlines:
+        countdown = max(deadline.at - now, 0.0)
         if deadline.kind == "turn":
             schedule("games.turn_timeout", table.pk, table.turn_deadline.isoformat(), countdown=countdown)
         else:
-            schedule_stand_in(table.pk, deadline.seat, _moment(after.life.seat(deadline.seat).gone_since), countdown)
-    return (snapshots.read_seats(table) if presence_changed else seats), after.events
+            schedule_stand_in(table.pk, deadline.seat, _moment(life.seat(deadline.seat).gone_since), countdown)
 
 
 def apply_conduct_and_announce(table: Table, seats: list[Seat], game: Game | None, command) -> tuple[dict, ...]:
@@ -497,27 +503,31 @@ def turn_timed_out(table_id: int, deadline_iso: str) -> int:
     return moves
 
 
-def recover_stalled_tables() -> int:
-    """Re-schedule computer turns and overdue timers of every playing table.
+def replan_playing_tables() -> int:
+    """Schedule again what every playing table waits for: the computers' turns or a forced
+    card, its clock and the reconnect graces that run (``games.conduct.pending_deadlines``).
+    Returns how many tables wait for something.
 
     Part of the re-planning of every start and every worker connection
     (``live.tasks.replan_task``), so a worker killed, or cut off from the broker, with tasks
-    in hand loses nothing.
+    in hand loses nothing (a task sent twice finds its work done, or not yet due).
     """
     count = 0
+    now = timezone.now().timestamp()
     for table in Table.objects.filter(status=Table.Status.PLAYING):
         game = load_game(table)
-        seats = {seat.number: seat for seat in table.seats.all()}
-        if any(seats[number].computer_plays for number in game.to_act):
+        seats = list(table.seats.all())
+        by_number = {seat.number: seat for seat in seats}
+        life = life_of(table, seats, game)
+        deadlines = conduct.pending_deadlines(life)
+        schedule_deadlines(table, life, deadlines, now)
+        if any(by_number[number].computer_plays for number in game.to_act):
             schedule("games.play_computer_turns", table.pk, table.version)
-            count += 1
-        elif forced_card(table, game, seats) is not None:
+        elif forced_card(table, game, by_number) is not None:
             schedule("games.play_forced_card", table.pk, table.version)
-            count += 1
-        elif table.turn_deadline is not None:
-            countdown = max((table.turn_deadline - timezone.now()).total_seconds(), 0)
-            schedule("games.turn_timeout", table.pk, table.turn_deadline.isoformat(), countdown=countdown)
-            count += 1
+        elif not deadlines:
+            continue
+        count += 1
     return count
 
 

@@ -16,7 +16,7 @@ from games.models import Seat, Table
 from games.realtime import notify_presence
 from games import conduct
 from games.services import (
-    ActionRejected, apply_conduct, apply_conduct_and_announce, life_of, load_game, schedule_stand_in,
+    ActionRejected, apply_conduct, apply_conduct_and_announce, life_of, load_game,
 )
 from hearts_site.taskrunner import task_batch
 from live.models import LiveServer, TableConnection
@@ -26,24 +26,21 @@ log = logging.getLogger(__name__)
 
 def start_grace_for_absent(table_id: int) -> int:
     """Start the reconnect grace period of every seated person not connected to a table that
-    has just started (a computer stands in if they never arrive). Returns how many."""
-    count = 0
-    for seat in Seat.objects.filter(table_id=table_id, user__isnull=False, connected=False, standing_in=False):
-        with task_batch(), transaction.atomic():
-            Seat.objects.filter(pk=seat.pk, left_at__isnull=True).update(left_at=timezone.now())
-            seat.refresh_from_db()
-            _schedule_stand_in(seat)
-        count += 1
-    return count
+    has just started (a computer stands in if they never arrive): to the rules of conduct,
+    their sockets are closed (``games.conduct.SocketsClosed``). Returns how many."""
+    with task_batch(), transaction.atomic():
+        table = Table.objects.select_for_update().filter(pk=table_id).first()
+        if table is None:
+            return 0
+        seats = list(table.seats.all())
+        absent = [seat.number for seat in seats if seat.user_id is not None and not seat.connected and not seat.standing_in]
+        for number in absent:
+            seats, _ = apply_conduct(table, seats, None, conduct.SocketsClosed(number))
+    return len(absent)
 
 
 def reconnect_grace_seconds() -> float:
     return float(settings.LIVE_RECONNECT_GRACE_SECONDS)
-
-
-def _schedule_stand_in(seat: Seat) -> None:
-    elapsed = (timezone.now() - seat.left_at).total_seconds() if seat.left_at else 0
-    schedule_stand_in(seat.table_id, seat.number, seat.left_at, max(reconnect_grace_seconds() - elapsed, 0.0))
 
 
 def connection_opened(table_id: int, user, channel_name: str, server: str) -> Seat | None:
@@ -165,20 +162,6 @@ def reclaim_seat(table_id: int, user) -> bool:
             return False
     log.info("seat_reclaimed table=%s seat=%s", table_id, seat.number)
     return True
-
-
-def recover_absent_seats() -> int:
-    """Re-schedule the stand-in check of every person who dropped out of a playing game
-    (``live.tasks.replan_task``, like ``games.services.recover_stalled_tables``)."""
-    count = 0
-    absent = Seat.objects.filter(
-        table__status=Table.Status.PLAYING, user__isnull=False, standing_in=False, connected=False,
-        left_at__isnull=False,
-    )
-    for seat in absent:
-        _schedule_stand_in(seat)
-        count += 1
-    return count
 
 
 def stand_in_overdue_seats() -> int:

@@ -38,10 +38,9 @@ def replan_task(sole_server: str = "") -> dict:
         presence.forget_other_live_servers(sole_server)
     done = {
         "swept": presence.sweep_dead_connections(),
-        "tables": services.recover_stalled_tables(),
-        "absent": presence.recover_absent_seats(),
+        "tables": services.replan_playing_tables(),
     }
-    log.info("replanned swept=%(swept)s tables=%(tables)s absent=%(absent)s", done)
+    log.info("replanned swept=%(swept)s tables=%(tables)s", done)
     return done
 
 

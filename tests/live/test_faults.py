@@ -13,7 +13,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from games import services
 from games.engine import Rules
 from games.models import Action, Seat, Table
-from live import presence, server
+from live import presence, rooms, server
 from live.consumers import CLOSE_TRY_AGAIN
 from live.models import LiveServer, TableConnection
 from tests.live.conftest import Player, connect_all, seat_people
@@ -368,6 +368,31 @@ def test_the_worker_sends_pending_turns_again_whenever_it_connects(people, monke
     assert table_row(table.pk).status == Table.Status.FINISHED or table_row(table.pk).version > stalled + 10, (
         "the computers play again (the eager runner plays on at once)"
     )
+
+
+def test_replanning_wakes_again_each_clock_and_reconnect_grace_that_runs(people, monkeypatch, settings):
+    """The turn timers and stand-in checks a worker held are lost with it: the re-planning
+    schedules each again, at the moment it was due (``games.conduct.pending_deadlines``)."""
+    settings.LIVE_RECONNECT_GRACE_SECONDS = 60
+    ann, bob = people[0], people[1]
+    monkeypatch.setattr(services, "schedule", lambda *args, **kwargs: None)  # lost
+    table = services.create_table(ann, Rules(passing="none"), kind=Table.Kind.FRIENDS,
+                                  seat_bots=[None, None, "easy", "easy"], seed=3, turn_timer_seconds=30)
+    rooms.take_seat(table.pk, bob, 1)
+    services.start_table(table.pk)
+    dropped_at = timezone.now() - dt.timedelta(seconds=20)
+    Seat.objects.filter(table=table, number=1).update(connected=False, left_at=dropped_at)
+    Seat.objects.filter(table=table, number=0).update(connected=True, left_at=None)
+    deadline = timezone.now() + dt.timedelta(seconds=12)
+    Table.objects.filter(pk=table.pk).update(turn_deadline=deadline)
+    sent = []
+    monkeypatch.setattr(services, "schedule", lambda name, *args, countdown=0: sent.append((name, args, countdown)))
+    services.replan_playing_tables()
+    by_name = {name: (args, countdown) for name, args, countdown in sent}
+    assert by_name["games.turn_timeout"][0] == (table.pk, deadline.isoformat())
+    assert 10 < by_name["games.turn_timeout"][1] <= 12
+    assert by_name["games.stand_in_if_gone"][0] == (table.pk, 1, dropped_at.isoformat())
+    assert 38 < by_name["games.stand_in_if_gone"][1] <= 40, "the 60 s grace, less the 20 s gone"
 
 
 def test_an_outage_is_not_charged_to_the_person_whose_turn_it_is(people, settings):

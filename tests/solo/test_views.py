@@ -736,7 +736,7 @@ def test_a_forced_card_left_waiting_by_a_restart_is_played_when_work_is_planned_
     with tasks_lost():
         services.start_table(table.pk)
     assert not Action.objects.filter(table=table).exists()
-    assert services.recover_stalled_tables() == 1
+    assert services.replan_playing_tables() == 1
     assert Action.objects.filter(table=table, seat=0, actor=Action.Actor.FORCED).exists()
 
 
