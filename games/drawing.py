@@ -269,56 +269,20 @@ def table_context(table: TableFacts, game: Game, steps: list[Step], view, *, spe
     my_turn = you in view.to_act and not ended
     hand, hand_why = _hand(view, game, names, my_turn, ended, received, hinted_codes)
 
-    # The trick taken last: in the centre until the next card is led (drawn as the trick in
-    # progress was, with its caption added), and in the "Last trick" panel until the next
-    # trick is taken. The last trick of a deal is taken as the deal is scored and the next
-    # dealt: it stays in the panel until a trick of the new deal is taken, and in the centre
-    # until anyone acts in the new deal, so that it is seen whole like every other trick.
-    if view.tricks:
-        taken_last, of_deal = view.tricks[-1], None
-    elif view.deal_number > 1:
-        taken_last, of_deal = _final_trick(steps, view.deal_number - 1), view.deal_number - 1
-    else:
-        taken_last, of_deal = None, None
-    previous_trick = _taken_trick(taken_last, seats, view.rules, of_deal) if taken_last else None
-    in_centre = (not view.current_trick and taken_last is not None
-                 and (of_deal is None or not _steps_of_deal(steps, view.deal_number)))
-    last_trick = previous_trick if in_centre else None
-    trick = [
-        {"seat": seat, "name": seats[seat]["name"], "position": seats[seat]["position"], "card": card_info(card),
-         "led": i == 0}
-        for i, (seat, card) in enumerate(view.current_trick or (taken_last.plays if last_trick else ()))
-    ]
+    trick, last_trick, previous_trick = _tricks_shown(view, steps, seats)
 
     passing = _passing(view, seats, names) if view.phase == "pass" and not ended and you is not None else None
     received_info = (_received(view, names) if view.phase == "play" and view.received and not played_this_deal
                      else None)
     moon = _moon(view, seats, names, you, hint_info) if view.phase == "moon_choice" and not ended else None
 
-    # The last deal's result: shown from the start of the next deal until your first move in it.
-    deal_summary = None
-    if view.phase == "over" or ended:
-        deal_summary = _deal_summary(steps, _last_scored_deal(steps), names, you, n, view.rules.deal_value)
-    elif view.deal_number > 1 and not my_steps_this_deal and not view.tricks:
-        deal_summary = _deal_summary(steps, view.deal_number - 1, names, you, n, view.rules.deal_value)
-        if deal_summary is not None:
-            deal_summary["goes_on"] = _why_the_game_goes_on(deal_summary, view.rules.target)
-
+    deal_summary = _last_deal_shown(view, steps, names, you, ended, acted_this_deal=bool(my_steps_this_deal))
     game_over = _game_over(table, view, seats, you) if view.phase == "over" or ended else None
 
-    deadline = table.turn_deadline if not ended else None
     status_text = _status_text(view, seats, you, ended, table)
 
     context = {
-        "table_id": table.table_id,
-        "version": table.version,
-        "kind": table.kind,
-        "status": table.status,
-        "live": live,
-        "spectator": spectator,
-        "watchers": table.watchers,
-        "rated": table.rated,
-        "is_learn": is_learn,
+        **_about_the_table(table, spectator, ended),
         "seat": me,
         "players": n,
         "phase": view.phase,
@@ -350,12 +314,81 @@ def table_context(table: TableFacts, game: Game, steps: list[Step], view, *, spe
         "hand_why": hand_why,
         "announcement": _announcement(steps[-1] if steps else None, seats, status_text, view.deal_number)
                         + (f" {game_over['winners_text']}" if game_over else ""),
-        "turn_deadline": deadline,
-        "turn_timer_seconds": table.turn_timer_seconds,
         "hint": hint_info,
         # Shown by the stylesheet only while it is your turn (#table.my-turn), so that a change
         # of turn does not send the hand again.
         "can_hint": not live and not spectator and view.phase in ("pass", "play", "moon_choice"),
+        **_cards_aside(view, seats, live),
+        "target": view.rules.target,
+    }
+    context["notes"] = learn.notes(view, steps, names) if is_learn else []
+    return context
+
+
+def _about_the_table(table: TableFacts, spectator: bool, ended: bool) -> dict:
+    """What the table shows of itself, whoever looks: its kind, state, clock, rules and links."""
+    return {
+        "table_id": table.table_id,
+        "version": table.version,
+        "kind": table.kind,
+        "status": table.status,
+        "live": table.live,
+        "spectator": spectator,
+        "watchers": table.watchers,
+        "rated": table.rated,
+        "is_learn": table.kind == "learn",
+        "turn_deadline": table.turn_deadline if not ended else None,
+        "turn_timer_seconds": table.turn_timer_seconds,
+        "rules_lines": table.rules_lines,
+        **table.urls,
+    }
+
+
+def _tricks_shown(view, steps: list[Step], seats: dict[int, dict]) -> tuple[list[dict], "dict | None", "dict | None"]:
+    """The cards in the centre, the trick taken last while it is shown there (``last_trick``),
+    and the trick taken last for the "Last trick" panel (``previous_trick``).
+
+    The trick taken last stays in the centre until the next card is led (drawn as the trick in
+    progress was, with its caption added), and in the panel until the next trick is taken. The
+    last trick of a deal is taken as the deal is scored and the next dealt: it stays in the
+    panel until a trick of the new deal is taken, and in the centre until anyone acts in the
+    new deal, so that it is seen whole like every other trick."""
+    if view.tricks:
+        taken_last, of_deal = view.tricks[-1], None
+    elif view.deal_number > 1:
+        taken_last, of_deal = _final_trick(steps, view.deal_number - 1), view.deal_number - 1
+    else:
+        taken_last, of_deal = None, None
+    previous_trick = _taken_trick(taken_last, seats, view.rules, of_deal) if taken_last else None
+    in_centre = (not view.current_trick and taken_last is not None
+                 and (of_deal is None or not _steps_of_deal(steps, view.deal_number)))
+    last_trick = previous_trick if in_centre else None
+    trick = [
+        {"seat": seat, "name": seats[seat]["name"], "position": seats[seat]["position"], "card": card_info(card),
+         "led": i == 0}
+        for i, (seat, card) in enumerate(view.current_trick or (taken_last.plays if last_trick and taken_last else ()))
+    ]
+    return trick, last_trick, previous_trick
+
+
+def _last_deal_shown(view, steps: list[Step], names: dict[int, str], you: "int | None", ended: bool, *,
+                     acted_this_deal: bool) -> "dict | None":
+    """The last deal's result: shown once the game is over, and from the start of the next deal
+    until your first move in it."""
+    if view.phase == "over" or ended:
+        return _deal_summary(steps, _last_scored_deal(steps), names, you, view.players, view.rules.deal_value)
+    if view.deal_number > 1 and not acted_this_deal and not view.tricks:
+        summary = _deal_summary(steps, view.deal_number - 1, names, you, view.players, view.rules.deal_value)
+        if summary is not None:
+            summary["goes_on"] = _why_the_game_goes_on(summary, view.rules.target)
+        return summary
+    return None
+
+
+def _cards_aside(view, seats: dict[int, dict], live: bool) -> dict:
+    """The cards out of the hands and the trick: the kitty, the cards removed from the deck,
+    and (solo tables) the cards played, by suit."""
+    return {
         "kitty": [card_info(card) for card in view.kitty],
         "kitty_size": view.kitty_size,
         # The kitty goes with the deal's first trick: face up once it is taken.
@@ -364,12 +397,7 @@ def table_context(table: TableFacts, game: Game, steps: list[Step], view, *, spe
         # Solo tables only: at a live table it would cost every seat bytes and drawing at every
         # card, against the live budget (tests.load), for an aid no rated game needs.
         "played_by_suit": None if live else _played_by_suit(view.played),
-        "target": view.rules.target,
-        "rules_lines": table.rules_lines,
-        **table.urls,
     }
-    context["notes"] = learn.notes(view, steps, names) if is_learn else []
-    return context
 
 
 # --------------------------------------------------------------------------- the table's parts

@@ -44,14 +44,26 @@ def notes(view, steps, names: dict[int, str]) -> list[Note]:
     """The notes for the learner now: ``view`` is their PlayerView, ``steps`` the table's log
     (``games.history.Step``: seat, kind, card, public events), ``names`` seat -> name."""
     me = view.seat
-    out: list[Note] = []
     mine = [i for i, step in enumerate(steps) if step.seat == me]
     window = steps[mine[-1]:] if mine else steps
-    events = [event for step in window for event in step.events]
+    out = _what_happened([event for step in window for event in step.events], steps, names, me)
     my_turn = me in view.to_act
-    rules = view.rules
+    if view.phase == "pass" and my_turn:
+        target = names.get(view.pass_target, "the next player")
+        out.insert(0, Note(
+            "passing", "Passing 3 cards",
+            f"Before the first trick everyone passes 3 cards — this hand to the left, to {target}. "
+            "Pass the cards you least want: the Q♠, the A♠ and K♠ (they can end up taking the queen) "
+            "and high hearts. Tap 3 cards, then press Pass.",
+        ))
+    if view.phase != "play" or not my_turn:
+        return out
+    return out + _your_play(view, steps)
 
-    # -- what just happened (since the learner's last move)
+
+def _what_happened(events: list[dict], steps, names: dict[int, str], me: int) -> list[Note]:
+    """Notes on ``events``, what happened since the learner's last move."""
+    out: list[Note] = []
     for event in events:
         if event["type"] == "hearts_broken":
             who = _name(names, event["seat"], me)
@@ -101,19 +113,14 @@ def notes(view, steps, names: dict[int, str]) -> list[Note]:
                 "A bold plan for later: take every heart and the Q♠ in one hand (\"shooting the moon\") and "
                 "you score 0 while everyone else scores 26.",
             ))
+    return out
 
-    # -- what the learner must do now, the first time
-    if view.phase == "pass" and my_turn:
-        target = names.get(view.pass_target, "the next player")
-        out.insert(0, Note(
-            "passing", "Passing 3 cards",
-            f"Before the first trick everyone passes 3 cards — this hand to the left, to {target}. "
-            "Pass the cards you least want: the Q♠, the A♠ and K♠ (they can end up taking the queen) "
-            "and high hearts. Tap 3 cards, then press Pass.",
-        ))
-    if view.phase != "play" or not my_turn:
-        return out
 
+def _your_play(view, steps) -> list[Note]:
+    """Notes on the card the learner is to play, the first time each case comes."""
+    me = view.seat
+    rules = view.rules
+    out: list[Note] = []
     my_plays = [step for step in steps if step.seat == me and step.kind == "play"]
     if view.received and not my_plays:
         out.append(Note(
@@ -123,27 +130,7 @@ def notes(view, steps, names: dict[int, str]) -> list[Note]:
     trick = view.current_trick
     my_follows = [t for t in view.tricks if t.leader != me and any(seat == me for seat, _ in t.plays)]
     if not trick:
-        if view.is_first_trick:
-            out.append(Note(
-                "first_lead", "Leading the first trick",
-                "You hold the 2♣, so you start: the 2♣ leads the first trick. "
-                "Everyone else must play a club if they can.",
-            ))
-            if not rules.first_trick_points:
-                out.append(_FIRST_TRICK)
-        else:
-            my_leads = [t for t in view.tricks[1:] if t.leader == me]
-            if not my_leads:
-                has_heart = any(card.suit == "H" for card in view.hand)
-                if not view.hearts_broken and has_heart and any(card.suit != "H" for card in view.hand):
-                    text = ("You took the last trick, so you lead the next one. Hearts are not broken yet, "
-                            "so you may not lead a heart — those cards are dimmed (tap one to see why).")
-                else:
-                    text = ("You took the last trick, so you lead the next one. "
-                            "A low card is a safe lead: someone else will probably have to win it.")
-                out.append(Note("leading", "Leading", text))
-        return out
-
+        return out + _your_lead(view)
     suit = trick[0][1].suit
     can_follow = any(card.suit == suit for card in view.hand)
     if not my_follows:
@@ -164,3 +151,31 @@ def notes(view, steps, names: dict[int, str]) -> list[Note]:
             "or a high heart on someone else's trick.",
         ))
     return out
+
+
+def _your_lead(view) -> list[Note]:
+    """Notes on leading a trick: the first one, and the first the learner leads after it."""
+    me = view.seat
+    out: list[Note] = []
+    if view.is_first_trick:
+        out.append(Note(
+            "first_lead", "Leading the first trick",
+            "You hold the 2♣, so you start: the 2♣ leads the first trick. "
+            "Everyone else must play a club if they can.",
+        ))
+        if not view.rules.first_trick_points:
+            out.append(_FIRST_TRICK)
+    else:
+        my_leads = [t for t in view.tricks[1:] if t.leader == me]
+        if not my_leads:
+            has_heart = any(card.suit == "H" for card in view.hand)
+            if not view.hearts_broken and has_heart and any(card.suit != "H" for card in view.hand):
+                text = ("You took the last trick, so you lead the next one. Hearts are not broken yet, "
+                        "so you may not lead a heart — those cards are dimmed (tap one to see why).")
+            else:
+                text = ("You took the last trick, so you lead the next one. "
+                        "A low card is a safe lead: someone else will probably have to win it.")
+            out.append(Note("leading", "Leading", text))
+    return out
+
+

@@ -246,7 +246,6 @@ def play(d: Deal, why: "list | None" = None) -> int:
     receives a :class:`Reason` code.
     """
     cfg = d.cfg
-    n = cfg.players
     me = d.turn
     hand = d.hands[me]
     trick = d.trick
@@ -283,77 +282,90 @@ def play(d: Deal, why: "list | None" = None) -> int:
     if not trick:
         return _lead(cfg, me, hand, legal, outstanding, qs_out, threat, why)
 
+    follow = legal & SUIT_MASKS[led]
+    if follow:
+        return _follow(d, follow, led, outstanding, qs_out, threat, why)
+    return _discard(d, legal, qs_out, threat, why)
+
+
+def _follow(d: Deal, follow: int, led: int, outstanding: int, qs_out: bool, threat: int, why: "list | None") -> int:
+    """The card to play from ``follow``, the cards of the suit ``led`` held by the seat to play."""
+    cfg = d.cfg
+    trick = d.trick
     best = d.best
     winner = d.winning
-    last = len(trick) == n - 1
-    follow = legal & SUIT_MASKS[led]
-
-    if follow:
-        under = follow & _BELOW[best]
-        over = follow & ~under
-        pts = cfg.points
-        tp = 0
-        for c in trick:
-            tp += pts[c]
-        if threat >= 0:
-            # a heart must go to someone other than the shooter
-            if over and (winner == threat or led == 3) and (tp > 0 or led == 3 or not last):
-                if why is not None:
-                    why.append(Reason.BLOCK_TAKE)
-                return (over.bit_length() - 1)
-        if led == 2 and follow & _QS_BIT and best > QS:
+    last = len(trick) == cfg.players - 1
+    under = follow & _BELOW[best]
+    over = follow & ~under
+    pts = cfg.points
+    tp = 0
+    for c in trick:
+        tp += pts[c]
+    if threat >= 0:
+        # a heart must go to someone other than the shooter
+        if over and (winner == threat or led == 3) and (tp > 0 or led == 3 or not last):
             if why is not None:
-                why.append(Reason.DUMP_QUEEN_UNDER)
-            return QS
-        if last:
-            if tp > 0 and under:
-                if why is not None:
-                    why.append(Reason.DUCK)
-                return (under.bit_length() - 1)
-            if cfg.jd and follow >> JD & 1 and JD > best and tp < 10:
-                if why is not None:
-                    why.append(Reason.WIN_JACK)
-                return JD
-            if tp <= 0:
-                # the trick is safe: take it with the highest card (never the queen)
-                m = follow & ~_QS_BIT & ~(_HIGH_SPADES if cfg.black_maria else 0)
-                if cfg.jd and m & ~(1 << JD):
-                    m &= ~(1 << JD)
-                if m:
-                    if why is not None:
-                        why.append(Reason.TAKE_SAFE)
-                    return (m.bit_length() - 1)
-                return ((follow & -follow).bit_length() - 1)
-            # points in it and no card under: we take it; shed the highest (not the queen)
-            m = over & ~_QS_BIT
-            if why is not None:
-                why.append(Reason.FORCED_HIGH)
-            return (m.bit_length() - 1) if m else (over.bit_length() - 1)
-        if under:
+                why.append(Reason.BLOCK_TAKE)
+            return (over.bit_length() - 1)
+    if led == 2 and follow & _QS_BIT and best > QS:
+        if why is not None:
+            why.append(Reason.DUMP_QUEEN_UNDER)
+        return QS
+    if last:
+        if tp > 0 and under:
             if why is not None:
                 why.append(Reason.DUCK)
             return (under.bit_length() - 1)
-        # no card under the winner, others still to play
-        if led == 2 and qs_out:
-            m = over & _BELOW[QS]
+        if cfg.jd and follow >> JD & 1 and JD > best and tp < 10:
             if why is not None:
-                why.append(Reason.SPADE_UNDER_QUEEN)
-            return (m.bit_length() - 1) if m else ((over & -over).bit_length() - 1)
-        behind = n - 1 - len(trick)
-        out_suit = (outstanding & SUIT_MASKS[led]).bit_count()
-        if led != 3 and tp <= 0 and out_suit >= 2 * behind + 1:
-            m = over & ~_QS_BIT
-            if cfg.jd and led == 1:
+                why.append(Reason.WIN_JACK)
+            return JD
+        if tp <= 0:
+            # the trick is safe: take it with the highest card (never the queen)
+            m = follow & ~_QS_BIT & ~(_HIGH_SPADES if cfg.black_maria else 0)
+            if cfg.jd and m & ~(1 << JD):
                 m &= ~(1 << JD)
             if m:
                 if why is not None:
-                    why.append(Reason.HIGH_SAFE)
+                    why.append(Reason.TAKE_SAFE)
                 return (m.bit_length() - 1)
+            return ((follow & -follow).bit_length() - 1)
+        # points in it and no card under: we take it; shed the highest (not the queen)
+        m = over & ~_QS_BIT
         if why is not None:
-            why.append(Reason.LOW_OVER)
-        return ((over & -over).bit_length() - 1)
+            why.append(Reason.FORCED_HIGH)
+        return (m.bit_length() - 1) if m else (over.bit_length() - 1)
+    if under:
+        if why is not None:
+            why.append(Reason.DUCK)
+        return (under.bit_length() - 1)
+    # no card under the winner, others still to play
+    if led == 2 and qs_out:
+        m = over & _BELOW[QS]
+        if why is not None:
+            why.append(Reason.SPADE_UNDER_QUEEN)
+        return (m.bit_length() - 1) if m else ((over & -over).bit_length() - 1)
+    behind = cfg.players - 1 - len(trick)
+    out_suit = (outstanding & SUIT_MASKS[led]).bit_count()
+    if led != 3 and tp <= 0 and out_suit >= 2 * behind + 1:
+        m = over & ~_QS_BIT
+        if cfg.jd and led == 1:
+            m &= ~(1 << JD)
+        if m:
+            if why is not None:
+                why.append(Reason.HIGH_SAFE)
+            return (m.bit_length() - 1)
+    if why is not None:
+        why.append(Reason.LOW_OVER)
+    return ((over & -over).bit_length() - 1)
 
-    # void in the suit led: throw something away
+
+def _discard(d: Deal, legal: int, qs_out: bool, threat: int, why: "list | None") -> int:
+    """The card to throw away from ``legal`` by the seat to play, void in the suit led."""
+    cfg = d.cfg
+    n = cfg.players
+    trick = d.trick
+    winner = d.winning
     if threat >= 0:
         trick_seats = {(d.leader + i) % n for i in range(len(trick))}
         if winner != threat and threat in trick_seats:
@@ -367,7 +379,7 @@ def play(d: Deal, why: "list | None" = None) -> int:
             if m:
                 if why is not None:
                     why.append(Reason.BLOCK_HOLD)
-                return _shed(cfg, hand, m)
+                return _shed(cfg, d.hands[d.turn], m)
     if legal & _QS_BIT:
         if why is not None:
             why.append(Reason.DUMP_QUEEN)
@@ -384,7 +396,7 @@ def play(d: Deal, why: "list | None" = None) -> int:
         return (m.bit_length() - 1)
     if why is not None:
         why.append(Reason.DUMP_HIGH)
-    return _shed(cfg, hand, legal)
+    return _shed(cfg, d.hands[d.turn], legal)
 
 
 def _shed(cfg, hand: int, m: int) -> int:
