@@ -4,7 +4,8 @@ matchmaking queue. The table itself is the websocket (:mod:`live.consumers`).
 Every entry point to a NEW live game or seat checks live access (the subscription); playing
 on at a table where you are already seated does not, so a lapse lets a game finish.
 """
-from django import forms
+import functools
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
@@ -17,40 +18,13 @@ from accounts.decorators import live_access_required
 from accounts.selectors import has_live_access, live_access_action, live_access_denied_reason
 from games import presenters, services, snapshots
 from games.engine import Rules
-from games.forms import NewGameForm
 from games.models import Seat, Table
 from games.protocol import CHAT_MAX_CHARACTERS, QUICK_PHRASES, table_socket_path, whole_number
 from live import chat, matchmaking, rooms
+from live.forms import QueueForm, RoomForm
 from live.consumers import render_table_html
 from live.models import QueueEntry
 from ratings.selectors import ratings_for
-
-
-# --------------------------------------------------------------------------- forms
-
-
-class RoomForm(NewGameForm):
-    """A friend room: the solo game's players, target and house rules (no computer seats —
-    the host fills empty seats later), plus the turn timer and whether the game is rated."""
-
-    turn_timer_seconds = forms.TypedChoiceField(
-        label="Turn timer", coerce=int, initial=0, widget=forms.RadioSelect,
-        choices=[(0, "None"), (30, "30 seconds"), (60, "60 seconds")],
-        help_text="When a player's time runs out, the computer plays that turn for them.",
-    )
-    rated = forms.BooleanField(required=False, label="Rated game", help_text="Counts toward everyone's rating.")
-    listed = forms.BooleanField(required=False, initial=True, label="List it in the lobby: anyone may join",
-                                help_text="Otherwise only those you send the link to can find it.")
-    chat = forms.BooleanField(required=False, initial=True, label="Table chat")
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        for name in [name for name in self.fields if name.startswith("bot_")]:
-            del self.fields[name]
-
-
-class QueueForm(forms.Form):
-    table_size = forms.TypedChoiceField(choices=[(n, f"{n} players") for n in matchmaking.TABLE_SIZES], coerce=int, initial=4, label="Table")
 
 
 # --------------------------------------------------------------------------- lobby
@@ -195,91 +169,82 @@ def _rejected(request, table, error):
     return redirect("live:room", code=table.code)
 
 
+def room_action(view):
+    """A POST on a room: ``view(request, table)`` is given the room (404 when there is none),
+    and a refusal of the services (``ActionRejected``) is shown on the room's page."""
+    @functools.wraps(view)
+    def on_the_room(request, code):
+        table = _room(code)
+        try:
+            return view(request, table)
+        except services.ActionRejected as error:
+            return _rejected(request, table, error)
+    return on_the_room
+
+
 @require_POST
 @live_access_required
-def take_seat(request, code):
-    table = _room(code)
+@room_action
+def take_seat(request, table):
     number = request.POST.get("seat", "").strip()
     seat_number = whole_number(number) if number else None
     if number and (seat_number is None or seat_number >= table.players):
-        return _rejected(request, table, f"There is no seat {number[:10]!r} here: seats are numbered from 0 to {table.players - 1} (the first is 0); send none for any free seat.")
-    try:
-        rooms.take_seat(table.pk, request.user, seat_number)
-    except services.ActionRejected as error:
-        return _rejected(request, table, error)
+        raise services.ActionRejected("no_seat", f"There is no seat {number[:10]!r} here: seats are numbered from 0 to {table.players - 1} (the first is 0); send none for any free seat.")
+    rooms.take_seat(table.pk, request.user, seat_number)
     return redirect("live:room", code=table.code)
 
 
 @require_POST
 @login_required
-def leave_seat(request, code):
-    table = _room(code)
-    try:
-        rooms.leave_seat(table.pk, request.user)
-    except services.ActionRejected as error:
-        return _rejected(request, table, error)
+@room_action
+def leave_seat(request, table):
+    rooms.leave_seat(table.pk, request.user)
     return redirect("live:lobby")
 
 
 @require_POST
 @live_access_required
-def fill_seats(request, code):
-    table = _room(code)
-    try:
-        rooms.fill_empty_seats(table.pk, request.user, request.POST.get("level", Seat.BotLevel.MEDIUM))
-    except services.ActionRejected as error:
-        return _rejected(request, table, error)
+@room_action
+def fill_seats(request, table):
+    rooms.fill_empty_seats(table.pk, request.user, request.POST.get("level", Seat.BotLevel.MEDIUM))
     return redirect("live:room", code=table.code)
 
 
 @require_POST
 @live_access_required
-def start(request, code):
-    table = _room(code)
-    try:
-        rooms.start_live_table(table.pk, request.user)
-    except services.ActionRejected as error:
-        return _rejected(request, table, error)
+@room_action
+def start(request, table):
+    rooms.start_live_table(table.pk, request.user)
     return redirect("live:room", code=table.code)
 
 
 @require_POST
 @login_required
-def close_room(request, code):
-    table = _room(code)
-    try:
-        rooms.close_room(table.pk, request.user)
-    except services.ActionRejected as error:
-        return _rejected(request, table, error)
+@room_action
+def close_room(request, table):
+    rooms.close_room(table.pk, request.user)
     messages.info(request, "You closed the room.")
     return redirect("live:lobby")
 
 
 @require_POST
 @login_required
-def resign(request, code):
-    table = _room(code)
-    try:
-        left = rooms.resign(table.pk, request.user)
-    except services.ActionRejected as error:
-        return _rejected(request, table, error)
-    if left:
+@room_action
+def resign(request, table):
+    if rooms.resign(table.pk, request.user):
         messages.info(request, "You left the game: a computer plays your seat to the end.")
     return redirect("live:lobby")
 
 
 @require_POST
 @live_access_required
-def rematch(request, code):
+@room_action
+def rematch(request, table):
     """Ask for a rematch or accept one (answer=yes), or decline it (answer=no)."""
-    table = _room(code)
     answer = request.POST.get("answer")
     if answer not in ("yes", "no"):
-        return _rejected(request, table, "Answer the rematch with yes or no.")
-    try:
-        offer = rooms.answer_rematch(table.pk, request.user, answer == "yes")
-    except services.ActionRejected as error:
-        return _rejected(request, table, error)
+        raise services.ActionRejected("malformed", "Answer the rematch with yes or no.")
+    offer = rooms.answer_rematch(table.pk, request.user, answer == "yes")
     if offer is not None and offer["state"] == "started":
         return redirect("live:room", code=offer["code"])
     return redirect("live:room", code=table.code)
