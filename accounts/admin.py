@@ -1,13 +1,13 @@
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin
 
-from accounts import services
+from accounts import billing
 from accounts.models import ProviderEvent, Subscription, User
 from accounts.selectors import format_day, subscription_gives_live_access
 
 
 def _grant(modeladmin, request, users, length, label):
-    granted = [services.grant_plan(user, length) for user in users]
+    granted = [billing.grant_plan(user, length) for user in users]
     if len(granted) == 1:
         text = f"Granted {label} to {granted[0].user}: live play until {format_day(granted[0].current_period_end)}."
     else:
@@ -16,7 +16,7 @@ def _grant(modeladmin, request, users, length, label):
 
 
 def _revoke(modeladmin, request, users):
-    revoked = [s for s in (services.revoke_plan(user) for user in users) if s is not None]
+    revoked = [s for s in (billing.revoke_plan(user) for user in users) if s is not None]
     modeladmin.message_user(
         request,
         f"Revoked live play for {len(revoked)} player(s). Games already in progress may finish.",
@@ -33,12 +33,12 @@ def _users(queryset):
 
 @admin.action(description="Grant a 30-day plan")
 def grant_month(modeladmin, request, queryset):
-    _grant(modeladmin, request, _users(queryset), services.GRANT_MONTH, "30 days")
+    _grant(modeladmin, request, _users(queryset), billing.GRANT_MONTH, "30 days")
 
 
 @admin.action(description="Grant a year")
 def grant_year(modeladmin, request, queryset):
-    _grant(modeladmin, request, _users(queryset), services.GRANT_YEAR, "a year")
+    _grant(modeladmin, request, _users(queryset), billing.GRANT_YEAR, "a year")
 
 
 @admin.action(description="Revoke live play")

@@ -55,7 +55,7 @@ class Subscription(models.Model):
     """A player's live-play subscription: at most one per user.
 
     Whether it grants live play is decided in one place only:
-    :func:`accounts.selectors.has_live_access`. Writes go through :mod:`accounts.services`
+    :func:`accounts.selectors.has_live_access`. Writes go through :mod:`accounts.billing`
     (provider webhooks and the admin's grant/revoke actions).
     """
 

@@ -15,7 +15,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
-from accounts import limits, selectors, services
+from accounts import billing, guests, limits, selectors, services
 from accounts.decorators import account_required
 from accounts.forms import ProfileForm, SignUpForm
 
@@ -69,7 +69,7 @@ class LoginView(auth_views.LoginView):
     def form_valid(self, form):
         guest = self.request.user if self.request.user.is_authenticated else None
         response = super().form_valid(form)
-        services.claim_guest(guest, form.get_user())
+        guests.claim_guest(guest, form.get_user())
         return response
 
 
@@ -167,7 +167,7 @@ def _pricing_context(request, **extra):
         "summary": selectors.subscription_summary(request.user)
         if request.user.is_authenticated
         else None,
-        "not_configured_message": services.PaymentsNotConfigured.message,
+        "not_configured_message": billing.PaymentsNotConfigured.message,
     }
     context.update(extra)
     return context
@@ -195,16 +195,16 @@ def checkout(request):
         )
         return redirect("accounts:profile")
     try:
-        url = services.start_checkout(
+        url = billing.start_checkout(
             request.user,
             success_url=request.build_absolute_uri(reverse("accounts:profile")) + "?checkout=success",
             cancel_url=request.build_absolute_uri(reverse("accounts:pricing")) + "?checkout=canceled",
         )
-    except services.PaymentsNotConfigured as error:
+    except billing.PaymentsNotConfigured as error:
         return render(
             request, "accounts/pricing.html", _pricing_context(request, error=str(error)), status=503
         )
-    except services.PaymentProviderError as error:
+    except billing.PaymentProviderError as error:
         return render(
             request, "accounts/pricing.html", _pricing_context(request, error=str(error)), status=502
         )
@@ -216,10 +216,10 @@ def checkout(request):
 def billing_portal(request):
     """Send the player to the payment provider's page to update their card or cancel."""
     try:
-        url = services.start_billing_portal(
+        url = billing.start_billing_portal(
             request.user, return_url=request.build_absolute_uri(reverse("accounts:profile"))
         )
-    except (services.PaymentsNotConfigured, services.PaymentProviderError) as error:
+    except (billing.PaymentsNotConfigured, billing.PaymentProviderError) as error:
         messages.error(request, str(error))
         return redirect("accounts:profile")
     return redirect(url, permanent=False)
@@ -231,7 +231,7 @@ def billing_portal(request):
 @csrf_exempt
 @require_POST
 def stripe_webhook(request):
-    """Stripe calls this with signed events; see ``services.apply_stripe_event``."""
+    """Stripe calls this with signed events; see ``billing.apply_stripe_event``."""
     secret = settings.STRIPE_WEBHOOK_SECRET
     if not secret:
         return JsonResponse(
@@ -251,7 +251,7 @@ def stripe_webhook(request):
     except (ValueError, RecursionError):
         return JsonResponse({"error": "The body is not a Stripe event."}, status=400)
     try:
-        outcome = services.apply_stripe_event(event)
-    except services.MalformedEvent as problem:
+        outcome = billing.apply_stripe_event(event)
+    except billing.MalformedEvent as problem:
         return JsonResponse({"error": str(problem)}, status=400)
     return JsonResponse({"received": True, "outcome": outcome})

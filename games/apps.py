@@ -8,7 +8,7 @@ class GamesConfig(AppConfig):
     def ready(self):
         # Imported once the models are: receivers, and the Celery tasks that the services
         # schedule by name (hearts_site.taskrunner), registered here for every runner.
-        from accounts.services import guest_claimed
+        from accounts.guests import guest_claimed
         from games import tasks  # noqa: F401
         from games.services import hand_over_guest_games
 

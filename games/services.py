@@ -116,7 +116,7 @@ def load_game(table: Table) -> Game:
 
 
 def hand_over_guest_games(sender, guest, account, **kwargs) -> None:
-    """A guest logged in to ``account`` (``accounts.services.guest_claimed``): the tables they
+    """A guest logged in to ``account`` (``accounts.guests.guest_claimed``): the tables they
     host and the seats they hold become the account's."""
     Table.objects.filter(host=guest).update(host=account)
     Seat.objects.filter(user=guest).update(user=account)

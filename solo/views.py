@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts.services import note_guest_seen, player_for
+from accounts.guests import note_guest_seen, player_for
 from analysis.selectors import accuracies as analysis_accuracies
 from analysis.selectors import panel_context as analysis_panel
 from analysis.selectors import player_summary as analysis_summary

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from accounts.models import ProviderEvent, Subscription
 from accounts.selectors import has_live_access
-from accounts.services import PROVISIONAL_CHECKOUT_ACCESS
+from accounts.billing import PROVISIONAL_CHECKOUT_ACCESS
 from tests.accounts.stripe_events import (
     checkout_obj,
     event,
@@ -298,7 +298,7 @@ def test_events_for_nobody_are_acknowledged_but_not_recorded(post_event, player)
 
 
 def test_a_provider_event_overrides_an_admin_grant_for_that_customer(post_event, player):
-    from accounts.services import grant_plan
+    from accounts.billing import grant_plan
 
     post_event(event("evt_1", "customer.subscription.created", T0,
                      subscription_obj(period_end=T0 + MONTH, user_id=player.pk)))

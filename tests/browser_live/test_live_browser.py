@@ -43,7 +43,7 @@ def _embedded_env(tmp_path) -> dict:
 SETUP_USERS = f"""
 import datetime as dt
 from accounts.models import User
-from accounts.services import grant_plan
+from accounts.billing import grant_plan
 for name in ("ann", "bob", "cat"):
     user = User.objects.create_user(name, password={PASSWORD!r}, display_name=name.title())
     grant_plan(user, dt.timedelta(days=30))

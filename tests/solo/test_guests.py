@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts import services as account_services
+from accounts import guests
 from games.models import Action, Seat, Table
 
 pytestmark = pytest.mark.django_db
@@ -136,4 +136,4 @@ def test_a_guest_who_keeps_playing_is_not_taken_for_idle():
     guest = guest_of(visitor)
     User.objects.filter(pk=guest.pk).update(last_login=timezone.now() - dt.timedelta(days=40))
     visitor.get(reverse("solo:table", args=[table.pk]))
-    assert account_services.delete_idle_guests(dt.timedelta(days=30)) == 0
+    assert guests.delete_idle_guests(dt.timedelta(days=30)) == 0

@@ -4,7 +4,7 @@ import datetime as dt
 
 from django.core.management.base import BaseCommand
 
-from accounts.services import delete_idle_guests
+from accounts.guests import delete_idle_guests
 
 
 class Command(BaseCommand):
