@@ -6,7 +6,6 @@ from django.core.exceptions import ValidationError
 from django.db.models import Q
 
 from accounts.names import name_key
-from games.bots import COMPUTER_NAMES
 
 DISPLAY_NAME_MIN = 2
 DISPLAY_NAME_MAX = 40
@@ -51,7 +50,14 @@ def validate_display_name(value: str, user=None) -> str:
     return name
 
 
-COMPUTER_NAME_KEYS = frozenset(name_key(name) for name in COMPUTER_NAMES)
+COMPUTER_NAME_KEYS: set[str] = set()
+"""The names computer players use at a table, as :func:`accounts.names.name_key` keys."""
+
+
+def reserve_computer_names(names) -> None:
+    """No player may take ``names``, or a name that looks like one: the computers use them at
+    the table (the games app reserves its computers' names as it starts: ``games.apps``)."""
+    COMPUTER_NAME_KEYS.update(name_key(name) for name in names)
 
 
 def check_name_is_free(name: str, user=None, *, what: str) -> None:

@@ -9,9 +9,9 @@ page's script (``games/table.js``) adds the version the player saw::
     {"action": "moon", "choice": "subtract", "version": 60}
     {"action": "hint"}
 
-:mod:`live.consumers` applies them through ``services.submit_action``;
-``submit_fields(table_id, seat_number, data, user=user)`` does the same for the HTTP form
-(script off) and returns the player-facing error or None.
+:mod:`live.consumers` reads them with ``games.protocol.parse_move`` and applies them through
+``services.submit_action``, as ``solo.views.act`` does for the HTTP form (script off). This
+module only draws: it writes nothing.
 """
 from __future__ import annotations
 
@@ -25,12 +25,11 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 
-from games import bots, drawing, services, snapshots
+from games import bots, drawing, snapshots
 from games.drawing import Person, TableDrawing, TableFacts, describe_rules
 from games.engine import Game
 from games.history import Step, game_with_history
 from games.models import Seat, Table
-from games.protocol import BadMove, parse_move
 from games.snapshots import Snapshot
 from ratings.models import PROVISIONAL_GAMES
 
@@ -72,19 +71,6 @@ def seat_subtitle(seat: Seat) -> str:
 
 def seat_names(table: Table) -> dict[int, str]:
     return {seat.number: seat_name(seat) for seat in table.seats.all()}
-
-
-def submit_fields(table_id: int, seat_number: int, data, *, user=None) -> str | None:
-    """Apply what a client sent (HTTP POST or ws frame) for a seat; the player-facing error or None."""
-    try:
-        action, version = parse_move(data)
-    except BadMove as problem:
-        return str(problem)
-    try:
-        services.submit_action(table_id, seat_number, action, expected_version=version, user=user)
-    except services.ActionRejected as rejected:
-        return str(rejected)
-    return None
 
 
 # --------------------------------------------------------------------------- the table context

@@ -25,7 +25,7 @@ from games.engine import Card, Rules
 from games.forms import NewGameForm
 from games.models import Seat, Table
 from games.offline import verified
-from games.protocol import table_socket_path, whole_number
+from games.protocol import BadMove, parse_move, table_socket_path, whole_number
 from solo import offline
 from solo.stats import computer_level, solo_statistics
 
@@ -149,7 +149,12 @@ def table_fragment(request, table_id: int):
 def act(request, table_id: int):
     """Play a card, pass 3 cards or score the moon; answers the refreshed table fragment."""
     table, seat = _seated(request, table_id)
-    error = presenters.submit_fields(table.pk, seat.number, request.POST, user=request.user)
+    error = None
+    try:
+        action, version = parse_move(request.POST)
+        services.submit_action(table.pk, seat.number, action, expected_version=version, user=request.user)
+    except (BadMove, services.ActionRejected) as refused:
+        error = str(refused)
     table.refresh_from_db()
     if not request.htmx:
         if error:

@@ -17,6 +17,8 @@ MAY_IMPORT_LATE = {"games/apps.py", "live/apps.py", "analysis/apps.py"}
 # pages of solo play nor of live play's rooms and sockets; live play does not use solo's pages;
 # the analysis of a game is shown on solo's pages (the replay, the statistics).
 MAY_IMPORT = {
+    "accounts": {"accounts", "hearts_site"},
+    "ratings": {"ratings", "accounts", "hearts_site"},
     "games": {"games", "accounts", "ratings", "hearts_site"},
     "live": {"live", "games", "accounts", "ratings", "hearts_site"},
     "solo": {"solo", "games", "accounts", "ratings", "analysis", "hearts_site"},
