@@ -722,22 +722,47 @@ def _announcement(step: Step | None, seats: dict[int, dict], status_text: str, d
             said.append(_does(name, "play", "plays") + f" the {Card.parse(step.card or '').name}.")
         elif step.kind == "pass":
             said.append(_does(name, "pass", "passed") + " 3 cards.")
-        for event in step.events:
-            if event["type"] == "trick_won":
-                winner = seats[event["seat"]]["name"]
-                points = event["points"]
-                said.append(_does(winner, "take", "takes") + (" the last trick" if ended else " the trick")
-                            + (f", {points} point{'' if points == 1 else 's'}." if points else "."))
-            elif event["type"] == "deal_scored":
-                said.append(f"Deal {step.deal} is over. This deal: {_said_by_seat(seats, event['points'])}. "
-                            f"Scores: {_said_by_seat(seats, event['scores'])}.")
+        said.extend(events_said(step.events, {number: seat["name"] for number, seat in seats.items()}))
     said.append(status_text)
     return " ".join(said)
 
 
-def _said_by_seat(seats: dict[int, dict], values) -> str:
+def events_said(events, names: dict[int, str]) -> list[str]:
+    """The public events of a move in words, for the table's announcement (what a screen reader
+    says) and the replay's log alike: a trick taken, hearts broken, the passes done, a deal
+    scored. ``names`` by seat ("You" for the viewer).
+
+    >>> events_said([{"type": "trick_won", "seat": 1, "trick": 3, "points": 2}], {0: "You", 1: "Ben"})
+    ['Ben takes trick 3, 2 points.']
+    >>> events_said([{"type": "trick_won", "seat": 0, "trick": 13, "points": 0},
+    ...              {"type": "deal_scored", "deal": 2, "points": [0, 26], "scores": [40, 26], "moon_shooter": None}],
+    ...             {0: "You", 1: "Ben"})
+    ['You take the last trick.', 'Deal 2 is over. This deal: You 0, Ben 26. Scores: You 40, Ben 26.']
+    """
+    last_of_deal = any(event["type"] == "deal_scored" for event in events)
+    said = []
+    for event in events:
+        kind = event["type"]
+        if kind == "trick_won":
+            points = event["points"]
+            said.append(_does(names[event["seat"]], "take", "takes")
+                        + (" the last trick" if last_of_deal else f" trick {event['trick']}")
+                        + (f", {points} point{'' if points == 1 else 's'}." if points else "."))
+        elif kind == "hearts_broken":
+            said.append("Hearts are broken.")
+        elif kind == "passes_done":
+            said.append("Everyone has passed.")
+        elif kind == "deal_scored":
+            said.append(f"Deal {event['deal']} is over. This deal: {_said_by_seat(names, event['points'])}. "
+                        f"Scores: {_said_by_seat(names, event['scores'])}.")
+            if event["moon_shooter"] is not None:
+                said.append(f"{names[event['moon_shooter']]} shot the moon!")
+    return said
+
+
+def _said_by_seat(names: dict[int, str], values) -> str:
     """``values`` by seat, in words: "You 3, Ben 13, Cleo 0, Dev 10"."""
-    return ", ".join(f"{seats[seat]['name']} {value}" for seat, value in enumerate(values))
+    return ", ".join(f"{names[seat]} {value}" for seat, value in enumerate(values))
 
 
 TABLE_PARTS = ("state", "bar", "alert", "centre", "overlay", "status_line", "announce", "hint_box",

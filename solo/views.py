@@ -377,27 +377,16 @@ def _step_text(step, log, names, table) -> str:
 
 
 def _events_text(step, names, winners: "list[int] | None" = None) -> list[str]:
-    out = []
+    """The step's events in words (``games.drawing.events_said``), and at the end the game's
+    winners: ``winners``, the stored result (a person counted as having left never wins)."""
+    said = drawing.events_said(step.events, names)
     for event in step.events:
-        kind = event["type"]
-        if kind == "trick_won":
-            pts = event["points"]
-            out.append(f"{names[event['seat']]} took trick {event['trick']}" + (f" ({pts} pts)." if pts else "."))
-        elif kind == "hearts_broken":
-            out.append("Hearts are broken.")
-        elif kind == "passes_done":
-            out.append("Everyone has passed.")
-        elif kind == "deal_scored":
-            line = ", ".join(f"{names[s]} +{p}" for s, p in enumerate(event["points"]))
-            out.append(f"Deal {event['deal']} scored: {line}.")
-            if event["moon_shooter"] is not None:
-                out.append(f"{names[event['moon_shooter']]} shot the moon!")
-        elif kind == "game_over":
+        if event["type"] == "game_over":
             seats = winners if winners is not None else event["winners"]
-            said = " and ".join(names[s] for s in seats)
-            out.append(f"Game over: {said} {'win' if len(seats) > 1 or said == 'You' else 'wins'}." if seats
-                       else "Game over.")
-    return out
+            who = " and ".join(names[s] for s in seats)
+            said.append(f"Game over: {who} {'win' if len(seats) > 1 or who == 'You' else 'wins'}." if seats
+                        else "Game over.")
+    return said
 
 
 # --------------------------------------------------------------------------- learn to play
