@@ -391,8 +391,8 @@ def _cards_aside(view, seats: dict[int, dict], live: bool) -> dict:
     return {
         "kitty": [card_info(card) for card in view.kitty],
         "kitty_size": view.kitty_size,
-        # The kitty goes with the deal's first trick: face up once it is taken.
-        "kitty_taker": seats[view.tricks[0].winner]["name"] if view.kitty and view.tricks else None,
+        # Face up once taken (with the deal's first trick).
+        "kitty_taker": seats[view.kitty_taker]["name"] if view.kitty else None,
         "removed": [card_info(card) for card in view.removed],
         # Solo tables only: at a live table it would cost every seat bytes and drawing at every
         # card, against the live budget (tests.load), for an aid no rated game needs.

@@ -194,7 +194,7 @@ def likelihood(k: Knowledge, world: Deal) -> float:
             taken[t.winner] |= 1 << c.index
             broken = broken or bool(cfg.breaks_mask >> c.index & 1)
     if start and view.kitty:
-        taken[tricks[0].winner] |= sum(1 << c.index for c in view.kitty)
+        taken[view.kitty_taker] |= sum(1 << c.index for c in view.kitty)
     leader = tricks[start].leader if start < len(tricks) else view.leader
     kitty = 0
     if start == 0:  # the first trick is replayed: with the kitty its winner takes

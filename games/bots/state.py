@@ -75,8 +75,8 @@ class Knowledge:
                 m |= 1 << c.index
             taken[t.winner] |= m
         kitty_seen = card_mask(view.kitty)
-        if kitty_seen and view.tricks:
-            taken[view.tricks[0].winner] |= kitty_seen
+        if kitty_seen:
+            taken[view.kitty_taker] |= kitty_seen
         hands = [0] * n
         hands[me] = k.hand
         leader = view.leader if view.leader is not None else me

@@ -106,6 +106,7 @@ class PlayerView:
     points_taken: tuple[int, ...]
     kitty_size: int
     kitty: tuple[Card, ...]
+    kitty_taker: "int | None"
     removed: tuple[Card, ...]
     voids: tuple[frozenset, ...]
     scores: tuple[int, ...]
@@ -149,6 +150,7 @@ class PlayerView:
             "points_taken": list(self.points_taken),
             "kitty_size": self.kitty_size,
             "kitty": cs(self.kitty),
+            "kitty_taker": self.kitty_taker,
             "removed": cs(self.removed),
             "voids": [sorted((str(s) for s in v), key="CDSH".index) for v in self.voids],
             "scores": list(self.scores),
@@ -890,6 +892,7 @@ class Game:
             "points_taken": self.points_taken,
             "kitty_size": self._cfg.kitty_size,
             "kitty": mask_to_cards(self._deal_kitty) if self._kitty_taker is not None else (),
+            "kitty_taker": self._kitty_taker,
             "removed": self._cfg.removed_cards,
             "voids": tuple(map(_SUIT_SETS.__getitem__, self._voids)),
             "scores": tuple(self._scores),

@@ -14,7 +14,7 @@ PUBLIC_OR_OWN = {
     "seat", "rules", "phase", "players", "dealer", "deal_number", "pass_direction", "hand",
     "legal", "to_act", "passed", "received", "pass_target", "passed_done", "current_trick",
     "leader", "tricks", "played", "hearts_broken", "hand_sizes", "points_taken", "kitty_size",
-    "kitty", "removed", "voids", "scores", "deal_points", "winners", "moon_shooter",
+    "kitty", "kitty_taker", "removed", "voids", "scores", "deal_points", "winners", "moon_shooter",
     "is_first_trick",
     "moon_outcomes",  # points per seat of a finished deal: from the public tricks and the face-up kitty
 }

@@ -184,7 +184,7 @@ def test_view_fields_and_json():
     fields = {
         "seat", "rules", "phase", "players", "dealer", "deal_number", "pass_direction", "hand", "legal",
         "to_act", "passed", "received", "pass_target", "passed_done", "current_trick", "leader", "tricks",
-        "played", "hearts_broken", "hand_sizes", "points_taken", "kitty_size", "kitty", "removed", "voids",
+        "played", "hearts_broken", "hand_sizes", "points_taken", "kitty_size", "kitty", "kitty_taker", "removed", "voids",
         "scores", "deal_points", "winners", "moon_shooter", "is_first_trick", "moon_outcomes",
     }
     assert set(d) == fields
@@ -203,6 +203,24 @@ def test_view_tricks_after_a_trick():
     assert t.leader == g.tricks[0].leader and t.winner == g.tricks[0].winner and len(t.plays) == 4
     assert v.current_trick == () and v.leader == t.winner and not v.is_first_trick
     assert v.to_dict()["tricks"][0]["plays"][0] == [t.plays[0][0], str(t.plays[0][1])]
+
+
+def test_the_view_names_who_took_the_kitty_once_the_first_trick_is_taken():
+    g = Game.new(Rules(players=5, odd_cards="kitty"), seed=3)
+    rng = random.Random(1)
+    seen_taken = False
+    while g.phase != "over" and g.deal_number == 1:
+        for seat in range(5):
+            v = g.view(seat)
+            if v.tricks:
+                assert v.kitty_taker == v.tricks[0].winner and v.kitty == tuple(sorted(g.kitty))
+                seen_taken = True
+            else:
+                assert v.kitty_taker is None and v.kitty == ()
+        seat = rng.choice(g.to_act)
+        legal = g.legal(seat)
+        g.apply(seat, rng.sample(legal, 3) if g.phase == "pass" else rng.choice(legal))
+    assert seen_taken
 
 
 def test_view_never_shows_other_hands():
