@@ -236,7 +236,7 @@ else:
 
 # Celery: a Redis broker and separate worker in production. On the embedded default tasks
 # run in this process on background threads, honouring their countdown (see
-# hearts_site.tasks.schedule). TASK_RUNNER may be "celery", "thread" or "eager" (tests).
+# hearts_site.taskrunner.schedule). TASK_RUNNER may be "celery", "thread" or "eager" (tests).
 TASK_RUNNER = os.environ.get("TASK_RUNNER", "celery" if REDIS_URL else "thread")
 if TASK_RUNNER not in {"celery", "thread", "eager"}:
     raise ImproperlyConfigured("TASK_RUNNER must be celery, thread or eager.")

@@ -139,7 +139,6 @@ def reason_for(view, card: Card) -> str:
 def _describe(view, k: Knowledge, card: Card, code) -> str:
     c = card.index
     s = card.symbol
-    n = k.n
     cfg = k.cfg
     d = k.deal
     trick = d.trick
@@ -160,54 +159,81 @@ def _describe(view, k: Knowledge, card: Card, code) -> str:
             return f"Throw the {s}: keep your points for your own tricks while you go for the moon"
         return f"Lead the {s}: your hand can take every point — go for the moon"
     if not trick:
-        suit_out = out & SUIT_MASKS[c // 13]
-        if threat >= 0 and c // 13 == 3 and (not suit_out or c > highest(suit_out)):
-            return f"Lead the {s}: win a heart so seat {threat} cannot shoot the moon"
-        if code == Reason.LEAD_FLUSH or (c // 13 == 2 and c < QS and out >> QS & 1
-                                         and not k.hand & ((1 << QS) | (1 << 37) | (1 << 38))):
-            return f"Lead the {s}: low spades flush out the queen while you hold nothing above her"
-        lower = (suit_out & ((1 << c) - 1)).bit_count()
-        if lower == 0 and suit_out:
-            return f"Lead the {s}: every {card.suit.plural[:-1]} still out is higher, so someone else takes it"
-        if not suit_out:
-            return f"Lead the {s}: nobody else holds {card.suit.plural}, but it clears your hand"
-        higher = suit_out.bit_count() - lower
-        if higher == 0:
-            return (f"Lead the {s}: no {card.suit.plural[:-1]} still out beats it, so take this trick now "
-                    "rather than a later one full of points")
-        if higher >= lower:
-            return f"Lead low with the {s}: it is unlikely to win the trick"
-        return (f"Lead the {s}: {_number(higher)} higher {card.suit.plural[:-1]}"
-                f"{'s are' if higher != 1 else ' is'} still out, so it may well lose the trick to one")
+        return _describe_lead(k, card, code, threat)
+    if c // 13 == trick[0] // 13:
+        return _describe_follow(k, card, threat)
+    return _describe_discard(k, card, threat, trick[0] // 13)
+
+
+def _describe_lead(k: Knowledge, card: Card, code, threat: int) -> str:
+    """Why lead ``card``."""
+    c = card.index
+    s = card.symbol
+    out = k.outstanding
+    suit_out = out & SUIT_MASKS[c // 13]
+    if threat >= 0 and c // 13 == 3 and (not suit_out or c > highest(suit_out)):
+        return f"Lead the {s}: win a heart so seat {threat} cannot shoot the moon"
+    if code == Reason.LEAD_FLUSH or (c // 13 == 2 and c < QS and out >> QS & 1
+                                     and not k.hand & ((1 << QS) | (1 << 37) | (1 << 38))):
+        return f"Lead the {s}: low spades flush out the queen while you hold nothing above her"
+    lower = (suit_out & ((1 << c) - 1)).bit_count()
+    if lower == 0 and suit_out:
+        return f"Lead the {s}: every {card.suit.plural[:-1]} still out is higher, so someone else takes it"
+    if not suit_out:
+        return f"Lead the {s}: nobody else holds {card.suit.plural}, but it clears your hand"
+    higher = suit_out.bit_count() - lower
+    if higher == 0:
+        return (f"Lead the {s}: no {card.suit.plural[:-1]} still out beats it, so take this trick now "
+                "rather than a later one full of points")
+    if higher >= lower:
+        return f"Lead low with the {s}: it is unlikely to win the trick"
+    return (f"Lead the {s}: {_number(higher)} higher {card.suit.plural[:-1]}"
+            f"{'s are' if higher != 1 else ' is'} still out, so it may well lose the trick to one")
+
+
+def _describe_follow(k: Knowledge, card: Card, threat: int) -> str:
+    """Why play ``card``, of the suit led."""
+    c = card.index
+    s = card.symbol
+    cfg = k.cfg
+    d = k.deal
+    trick = d.trick
+    out = k.outstanding
     led = trick[0] // 13
     best = d.best
     best_card = Card.from_index(best)
     bname = best_card.rank.word
-    last = len(trick) == n - 1
+    last = len(trick) == k.n - 1
     tp = sum(cfg.points[x] for x in trick)
-    if c // 13 == led:
-        if c == QS and best > QS:
-            return f"Dump the queen of spades under the {bname}: it takes the trick, not you"
-        if c < best:
-            who = "someone else takes this trick"
-            return f"Duck under the {bname}: {who}"
-        if threat >= 0:
-            return f"Take this trick: seat {threat} has every point so far and may shoot the moon"
-        suit_word = card.suit.plural[:-1]
-        bsym = best_card.symbol
-        if last and tp <= 0:
-            return f"Take the trick with the {s}: it holds no points"
-        if last:
-            return f"You must take this trick: shed your highest {suit_word}, the {s}"
-        mine_over = k.hand & SUIT_MASKS[led] & ~((1 << best) - 1)
-        if led == 2 and out >> QS & 1 and c < QS:
-            return f"Play the {s}: you can't go under the {bsym}, but stay below the queen of spades"
-        if c == (mine_over & -mine_over).bit_length() - 1:
-            return f"Play the {s}, your lowest {suit_word}: you can't go under the {bsym}, and a later player may still beat it"
-        if c == mine_over.bit_length() - 1:
-            return f"Play the {s}: you can't go under the {bsym}, so shed a high {suit_word} while the trick is clean"
-        return (f"Play the {s}: you can't go under the {bsym}, and keeping your lower {suit_word}s "
-                "lets you duck later")
+    if c == QS and best > QS:
+        return f"Dump the queen of spades under the {bname}: it takes the trick, not you"
+    if c < best:
+        who = "someone else takes this trick"
+        return f"Duck under the {bname}: {who}"
+    if threat >= 0:
+        return f"Take this trick: seat {threat} has every point so far and may shoot the moon"
+    suit_word = card.suit.plural[:-1]
+    bsym = best_card.symbol
+    if last and tp <= 0:
+        return f"Take the trick with the {s}: it holds no points"
+    if last:
+        return f"You must take this trick: shed your highest {suit_word}, the {s}"
+    mine_over = k.hand & SUIT_MASKS[led] & ~((1 << best) - 1)
+    if led == 2 and out >> QS & 1 and c < QS:
+        return f"Play the {s}: you can't go under the {bsym}, but stay below the queen of spades"
+    if c == (mine_over & -mine_over).bit_length() - 1:
+        return f"Play the {s}, your lowest {suit_word}: you can't go under the {bsym}, and a later player may still beat it"
+    if c == mine_over.bit_length() - 1:
+        return f"Play the {s}: you can't go under the {bsym}, so shed a high {suit_word} while the trick is clean"
+    return (f"Play the {s}: you can't go under the {bsym}, and keeping your lower {suit_word}s "
+            "lets you duck later")
+
+
+def _describe_discard(k: Knowledge, card: Card, threat: int, led: int) -> str:
+    """Why throw ``card`` away, void in the suit ``led``."""
+    c = card.index
+    s = card.symbol
+    cfg = k.cfg
     void = _SUIT_WORD[led]
     if threat >= 0 and not (1 << c) & cfg.moon_mask:
         return f"Throw the {s}: don't feed points to seat {threat}, who may shoot the moon"
