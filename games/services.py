@@ -110,11 +110,6 @@ def start_table(table_id: int, *, hands=None) -> Table:
     return table
 
 
-def load_game(table: Table) -> Game:
-    """The game of ``table`` as read, a copy the caller may change."""
-    return snapshots.game_of(table)
-
-
 def hand_over_guest_games(sender, guest, account, **kwargs) -> None:
     """A guest logged in to ``account`` (``accounts.guests.guest_claimed``): the tables they
     host and the seats they hold become the account's."""
@@ -346,7 +341,7 @@ def hurry(table_id: int, user) -> bool:
         seats = {seat.number: seat for seat in table.seats.all()}
         if not any(seat.user_id == user.pk for seat in seats.values()):
             return False
-        game = load_game(table)
+        game = snapshots.game_of(table)
         if not any(seats[number].computer_plays for number in game.to_act):
             return False
         schedule("games.play_computer_turns", table.pk, table.version, countdown=0)
@@ -366,7 +361,7 @@ def abandon_table(table_id: int, reason: str, *, before_start: bool = False) -> 
         table.end_reason = reason[:200]
         table.version += 1
         if table.has_game:
-            record_abandoned_game(table, load_game(table))
+            record_abandoned_game(table, snapshots.game_of(table))
         table.save()
         notify_after_commit(table, [{"type": "game_abandoned", "reason": table.end_reason}])
     log.info("table_abandoned table=%s reason=%s", table_id, reason)
@@ -408,7 +403,7 @@ def play_computer_turns(table_id: int, version: int) -> int:
         table = Table.objects.get(pk=table_id)
         if table.status != Table.Status.PLAYING or table.version != version:
             return moves
-        game = load_game(table)
+        game = snapshots.game_of(table)
         seats = {seat.number: seat for seat in table.seats.all()}
         computer_seats = [number for number in game.to_act if seats[number].computer_plays]
         if not computer_seats:
@@ -448,7 +443,7 @@ def play_forced_card(table_id: int, version: int) -> bool:
     table = Table.objects.get(pk=table_id)
     if table.status != Table.Status.PLAYING or table.version != version:
         return False
-    forced = forced_card(table, load_game(table), {seat.number: seat for seat in table.seats.all()})
+    forced = forced_card(table, snapshots.game_of(table), {seat.number: seat for seat in table.seats.all()})
     if forced is None:
         return False
     number, card = forced
@@ -481,7 +476,7 @@ def turn_timed_out(table_id: int, deadline_iso: str) -> int:
             return moves
         if table.turn_deadline.isoformat() != deadline_iso or table.turn_deadline > timezone.now():
             return moves
-        game = load_game(table)
+        game = snapshots.game_of(table)
         seats = {seat.number: seat for seat in table.seats.all()}
         people = [number for number in game.to_act if not seats[number].computer_plays]
         if not people:
@@ -515,7 +510,7 @@ def replan_playing_tables() -> int:
     count = 0
     now = timezone.now().timestamp()
     for table in Table.objects.filter(status=Table.Status.PLAYING):
-        game = load_game(table)
+        game = snapshots.game_of(table)
         seats = list(table.seats.all())
         by_number = {seat.number: seat for seat in seats}
         life = life_of(table, seats, game)

@@ -11,11 +11,11 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from games import conduct
+from games import conduct, snapshots
 from games.engine import Rules
 from games.models import Seat, Table
 from games.services import (
-    ActionRejected, abandon_table, apply_conduct_and_announce, create_table, load_game, notify_after_commit,
+    ActionRejected, abandon_table, apply_conduct_and_announce, create_table, notify_after_commit,
     start_table,
 )
 from hearts_site.taskrunner import schedule, task_batch
@@ -174,7 +174,7 @@ def resign(table_id: int, user) -> bool:
             raise ActionRejected("no_seat", "You have no seat at this table.")
         if seat.resigned:
             return False
-        apply_conduct_and_announce(table, list(table.seats.all()), load_game(table), conduct.Resigned(seat.number))
+        apply_conduct_and_announce(table, list(table.seats.all()), snapshots.game_of(table), conduct.Resigned(seat.number))
     log.info("resigned table=%s seat=%s", table_id, seat.number)
     return True
 

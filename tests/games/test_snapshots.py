@@ -116,7 +116,7 @@ def test_a_row_saved_behind_the_snapshots_back_is_read_again(four):
     table.ply = 2
     table.save()
     assert snapshots.load(table.pk).game.ply == 2
-    assert services.load_game(Table.objects.get(pk=table.pk)).ply == 2
+    assert snapshots.game_of(Table.objects.get(pk=table.pk)).ply == 2
 
 
 @pytest.mark.django_db(transaction=True)  # snapshots are kept when a move commits

@@ -11,7 +11,7 @@ from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client
 
-from games import services
+from games import services, snapshots
 from games.engine import Rules
 from games.models import Table
 from live import rooms
@@ -62,7 +62,7 @@ def play_people_until_over(table_id, each=None):
     finished table."""
     for _ in range(3000):
         table = Table.objects.get(pk=table_id)
-        game = services.load_game(table)
+        game = snapshots.game_of(table)
         if each is not None:
             each(table, game)
         if table.status != Table.Status.PLAYING:

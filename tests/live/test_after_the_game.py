@@ -36,7 +36,7 @@ def test_each_person_sees_the_places_their_rating_change_and_where_to_go_next(pe
     assert table.status == Table.Status.FINISHED
     changes = {change.user_id: change for change in RatingChange.objects.all()}
     assert len(changes) == 4
-    game = services.load_game(table)
+    game = snapshots.game_of(table)
     places = conduct.standings(game.scores).places
 
     snapshot = snapshots.load(table.pk)
@@ -76,7 +76,7 @@ def test_a_person_leaves_a_game_in_progress_a_computer_plays_at_once_and_they_ar
     page = client_for(client, ann).get(reverse("live:room", args=[table.code])).content.decode()
     assert "Leave game</button>" in page and "you are rated below everyone who stays" in page
 
-    leaver = services.load_game(Table.objects.get(pk=table.pk)).to_act[0]  # it is their turn
+    leaver = snapshots.game_of(Table.objects.get(pk=table.pk)).to_act[0]  # it is their turn
     version = Table.objects.get(pk=table.pk).version
     response = client_for(client, people[leaver]).post(reverse("live:resign", args=[table.code]))
     assert response["Location"] == reverse("live:lobby")
@@ -85,7 +85,7 @@ def test_a_person_leaves_a_game_in_progress_a_computer_plays_at_once_and_they_ar
     assert seat.resigned and seat.standing_in and seat.left_at is not None
     assert table.version > version + 1, "the computer played the leaver's turn at once"
     # They cannot play again, nor take the seat back by coming back to the table.
-    game = services.load_game(table)
+    game = snapshots.game_of(table)
     with pytest.raises(services.ActionRejected) as refused:
         services.submit_action(table.pk, leaver, game.hands[leaver][0], user=people[leaver])
     assert refused.value.code == "resigned"

@@ -34,7 +34,7 @@ def public_cards_by_version(table_id):
 
 def leaver_of(table_id) -> int:
     """The seat whose person is to act now (it is their turn)."""
-    return services.load_game(Table.objects.get(pk=table_id)).to_act[0]
+    return snapshots.game_of(Table.objects.get(pk=table_id)).to_act[0]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -86,7 +86,7 @@ def test_a_leavers_room_page_shows_no_hidden_card_and_they_chat_with_the_watcher
     person = people[leaver]
     client = Client()
     client.force_login(person)
-    hand = {str(card) for card in services.load_game(Table.objects.get(pk=table.pk)).hands[leaver]}
+    hand = {str(card) for card in snapshots.game_of(Table.objects.get(pk=table.pk)).hands[leaver]}
     page = client.get(reverse("live:room", args=[table.code])).content.decode()
     assert hand <= named_cards(page), "seated: their own hand"
     rooms.resign(table.pk, person)
@@ -102,7 +102,7 @@ def play_to_the_last_trick_of_the_game(table_id):
     the game is about to be led, every card of it forced; returns the final scores then."""
     for _ in range(3000):
         table = Table.objects.get(pk=table_id)
-        game = services.load_game(table)
+        game = snapshots.game_of(table)
         assert table.status == Table.Status.PLAYING
         if game.phase == "play" and not game.view(0).current_trick and all(
                 size == 1 for size in game.view(0).hand_sizes):

@@ -28,7 +28,7 @@ def parts_in(frame: str) -> set[str]:
 
 
 def game_now(table_id):
-    return services.load_game(Table.objects.get(pk=table_id))
+    return snapshots.game_of(Table.objects.get(pk=table_id))
 
 
 async def html_players(users, table_id):

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from accounts import guests
 from games.models import Action, Seat, Table
+from games import snapshots
 
 pytestmark = pytest.mark.django_db
 
@@ -30,10 +31,9 @@ def guest_of(client):
 
 
 def play_a_card(client, table):
-    from games import services
 
     table.refresh_from_db()
-    game = services.load_game(table)
+    game = snapshots.game_of(table)
     if 0 not in game.to_act:
         return False
     move = {"action": "pass", "cards": [str(c) for c in game.legal(0)[:3]]} if game.phase == "pass" else \
