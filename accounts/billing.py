@@ -1,5 +1,5 @@
 """Writes about subscriptions: the admin's grants, the payment provider's checkout and
-billing portal, and its webhook events (``README.md``, "Subscriptions").
+billing portal, and its webhook events (``accounts/README.md``, "Payments (Stripe)").
 
 Views, the admin and the payment webhook all change a subscription through these functions.
 Whether a subscription gives live play is decided in :mod:`accounts.selectors`.
