@@ -42,6 +42,9 @@ class TableLifeMachine(RuleBasedStateMachine):
                 assert deadline.at == seat.gone_since + TIMING.reconnect_grace
         for old, new in zip(before.seats, result.life.seats):
             assert (old.person, old.number) == (new.person, new.number), "nobody changes seats"
+            if old.presence is Presence.AWAY and new.presence is Presence.PRESENT:
+                assert new.timeouts_in_a_row == 0, "a seat given back starts a fresh count of turns run out"
+                self.timeouts[new.number] = 0
             if old.presence is Presence.LEFT:
                 assert new.presence is Presence.LEFT, "leaving is for good"
         self.life = result.life
