@@ -1,4 +1,5 @@
 import os
+import threading
 import uuid
 from pathlib import Path
 
@@ -24,10 +25,32 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(autouse=True)
 def _tasks_run_eagerly(settings):
-    """Tests run tasks synchronously unless a test asks for a real runner."""
+    """Tests run tasks synchronously unless a test asks for a real runner.
+
+    A test that asks for the in-process runner ("thread") leaves its timers behind (a turn's
+    30 s, a stand-in's 60 s): they are cancelled when it ends, or one fires inside a later
+    test, where its transaction on the shared in-memory SQLite database makes that test's own
+    writes fail with "database table is locked"."""
+    timers_before = set(_task_timers())
     settings.TASK_RUNNER = "eager"
     settings.BOT_DELAY_SECONDS = 0
     settings.SECURE_SSL_REDIRECT = False
+    yield
+    for _ in range(20):  # a task still running may start the next one's timer
+        left = [timer for timer in _task_timers() if timer not in timers_before]
+        if not left:
+            return
+        for timer in left:
+            timer.cancel()
+            timer.join(10)
+            timers_before.add(timer)
+    raise AssertionError("the in-process runner's timers went on starting one another")
+
+
+def _task_timers() -> list:
+    """The in-process task runner's timers still alive (``hearts_site.taskrunner``)."""
+    return [thread for thread in threading.enumerate()
+            if isinstance(thread, threading.Timer) and thread.function.__module__ == "hearts_site.taskrunner"]
 
 
 @pytest.fixture
