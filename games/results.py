@@ -62,16 +62,16 @@ def game_key(table) -> str:
 
 
 def seat_results(table, game: Game, seats=None, left: set[int] = frozenset()) -> list[SeatResult]:
-    """Each seat's result: ``left`` are the seats counted as having left; the winners are
+    """Each seat's result: ``left`` are the seats counted as having left; the places are
     those of ``games.conduct.standings`` (none while the game is not over)."""
     moons = moons_by_seat(game.to_dict(), game.players)
     deals = deals_scored(game)
-    winners = set(conduct.standings(game.scores, left).winners) if game.phase == "over" else set()
+    places = conduct.standings(game.scores, left).places if game.phase == "over" else None
     return [
         SeatResult(
             user_id=seat.user_id,
             final_score=game.scores[seat.number],
-            won=seat.number in winners,
+            place=places[seat.number] if places else None,
             dropped=seat.number in left,
             left_at=(seat.left_at or table.finished_at) if seat.number in left else None,
             moons=moons[seat.number] if seat.user_id else 0,

@@ -13,13 +13,15 @@ Rules
    until ``PROVISIONAL_GAMES`` (10) rated games at that size.
 3. Computer seats (``user_id=None``) are not rated and are left out of the ranking: people are
    ranked among themselves only.
-4. People who played to the end are ranked by final score, lower is better. Equal scores tie;
-   a tie — a shared win in particular — counts halfway between a win and a loss against each
-   player tied with you (see :mod:`ratings.skill` for how openskill is corrected for that).
-5. A person who dropped (left; a computer finished the game in their seat) is ranked below
-   everyone who played to the end, whatever the score. Several dropped players tie for last.
-   If every person dropped, they are ranked by when they left: whoever stayed longest first
-   (those who left at the same moment tie; all tie when a moment is unknown).
+4. People are ranked in the order of the game's result, each seat's ``place``, which the games
+   app decides and shows (``games.conduct.standings``: lower score first, equal scores share a
+   place, a person who dropped after everyone who played to the end). A tie — a shared win in
+   particular — counts halfway between a win and a loss against each player tied with you (see
+   :mod:`ratings.skill` for how openskill is corrected for that).
+5. A person who dropped (left; a computer finished the game in their seat) is therefore ranked
+   below everyone who played to the end. If every person dropped, they are ranked by when they
+   left: whoever stayed longest first (those who left at the same moment tie; all tie when a
+   moment is unknown).
 6. Nothing is rated unless at least two people sat at the table. Such a game is still
    recorded once, and counts in the unrated statistics.
 7. Abandoned games (ended by staff, or everyone left) — :func:`apply_abandoned_game`: the game
@@ -51,14 +53,15 @@ from ratings.models import TABLE_SIZES, PlayerStats, RatedGame, Rating, RatingCh
 class SeatResult:
     """One seat's result at the end of a game.
 
-    ``user_id`` is None for a computer seat. ``dropped`` marks a person who left and whose seat
-    a computer finished. ``moons`` and ``deals`` count what the person played themselves (not
-    deals a computer played for them).
+    ``user_id`` is None for a computer seat. ``place`` is the seat's place in the game's result
+    (1 is best), None for a game that did not finish. ``dropped`` marks a person who left and
+    whose seat a computer finished. ``moons`` and ``deals`` count what the person played
+    themselves (not deals a computer played for them).
     """
 
     user_id: int | None
     final_score: int
-    won: bool = False
+    place: int | None = None
     dropped: bool = False
     moons: int = 0
     deals: int = 0
@@ -67,6 +70,11 @@ class SeatResult:
     @property
     def is_person(self) -> bool:
         return self.user_id is not None
+
+    @property
+    def won(self) -> bool:
+        """First in a finished game, and not counted as having left."""
+        return self.place == 1 and not self.dropped
 
 
 def apply_game_result(game_key: str, table_size: int, results: list[SeatResult]) -> list[RatingChange] | None:
@@ -78,6 +86,7 @@ def apply_game_result(game_key: str, table_size: int, results: list[SeatResult])
     """
     _require_atomic("apply_game_result")
     _validate(table_size, results)
+    _require_places(results)
     people = _people(results)
     if not _enough_people(people):
         if _claim(game_key, table_size, RatedGame.Status.TOO_FEW_PLAYERS) is None:
@@ -88,8 +97,7 @@ def apply_game_result(game_key: str, table_size: int, results: list[SeatResult])
     game = _claim(game_key, table_size, RatedGame.Status.RATED)
     if game is None:
         return None
-    finishers = [p for p in people if not p.dropped]
-    ranks = [_place(p, finishers) for p in people] if finishers else _leaving_order(people)
+    ranks = _rank_by_place(people) if any(not p.dropped for p in people) else _leaving_order(people)
     changes = _rate(game, table_size, people, ranks, persist=people)
     _add_stats(people, table_size, rated=True, shared_win=_shared_win(results))
     return changes
@@ -125,6 +133,7 @@ def record_game_stats(game_key: str, table_size: int, results: list[SeatResult])
     """
     _require_atomic("record_game_stats")
     _validate(table_size, results)
+    _require_places(results)
     if _claim(game_key, table_size, RatedGame.Status.UNRATED) is None:
         return False
     _add_stats(_people(results), table_size, rated=False, shared_win=_shared_win(results))
@@ -155,6 +164,11 @@ def _validate(table_size: int, results: Sequence[SeatResult]) -> None:
             raise ValueError("Moons and deals cannot be negative.")
 
 
+def _require_places(results: Sequence[SeatResult]) -> None:
+    if any(r.place is None for r in results):
+        raise ValueError("A finished game's results need each seat's place.")
+
+
 def _people(results: Iterable[SeatResult]) -> list[SeatResult]:
     return [r for r in results if r.is_person]
 
@@ -180,11 +194,13 @@ def _leaving_order(people: Sequence[SeatResult]) -> list[int]:
     return [1 + sum(other.left_at > person.left_at for other in people) for person in people]
 
 
-def _place(person: SeatResult, finishers: Sequence[SeatResult]) -> int:
-    """1 is best; equal scores share a place; everyone who dropped shares the place after the rest."""
-    if person.dropped:
-        return 1 + len(finishers)
-    return 1 + sum(1 for other in finishers if other.final_score < person.final_score)
+def _rank_by_place(people: Sequence[SeatResult]) -> list[int]:
+    """Ranks among people (computers left out) in the order of their places; equal places tie.
+
+    >>> _rank_by_place([SeatResult(1, 40, place=2), SeatResult(2, 90, place=4), SeatResult(3, 40, place=2)])
+    [1, 3, 1]
+    """
+    return [1 + sum(other.place < person.place for other in people) for person in people]
 
 
 def _claim(game_key: str, table_size: int, status: str) -> RatedGame | None:

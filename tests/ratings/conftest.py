@@ -4,6 +4,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from games.conduct import standings
 from ratings.services import SeatResult, apply_game_result
 
 _keys = itertools.count(1)
@@ -31,19 +32,20 @@ def rate_game():
     """
 
     def rate(seats, *, dropped=(), moons=None, deals=10, key=None, left_at=None):
-        low = min(score for _, score in seats)
         dropped_ids = {u.pk for u in dropped}
+        left = {number for number, (user, _) in enumerate(seats) if user and user.pk in dropped_ids}
+        places = standings([score for _, score in seats], left).places
         results = [
             SeatResult(
                 user_id=user.pk if user else None,
                 final_score=score,
-                won=score == low,
+                place=place,
                 dropped=bool(user) and user.pk in dropped_ids,
                 moons=(moons or {}).get(user.pk if user else None, 0),
                 deals=deals,
                 left_at=(left_at or {}).get(user),
             )
-            for user, score in seats
+            for (user, score), place in zip(seats, places)
         ]
         with transaction.atomic():
             return apply_game_result(key or f"test:{next(_keys)}", len(seats), results)

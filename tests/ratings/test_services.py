@@ -8,6 +8,7 @@ from django.db.models import QuerySet
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from games.conduct import standings
 from ratings import skill
 from ratings.models import PROVISIONAL_GAMES, PlayerStats, RatedGame, Rating, RatingChange
 from ratings.selectors import leaderboard, rating_for
@@ -15,8 +16,8 @@ from ratings.services import SeatResult, apply_abandoned_game, apply_game_result
 
 
 def results_for(seats):
-    low = min(score for _, score in seats)
-    return [SeatResult(u.pk if u else None, score, won=score == low, deals=8) for u, score in seats]
+    places = standings([score for _, score in seats]).places
+    return [SeatResult(u.pk if u else None, score, place=place, deals=8) for (u, score), place in zip(seats, places)]
 
 
 def test_a_rated_game_updates_every_player_once(players, rate_game):
@@ -249,7 +250,8 @@ def test_abandoned_game_with_nobody_gone_rates_nothing(players):
 
 def test_record_game_stats_counts_unrated_games_once(players):
     a, b = players[:2]
-    results = [SeatResult(a.pk, 30, won=True, moons=1, deals=7), SeatResult(b.pk, 100, deals=7), SeatResult(None, 60)]
+    results = [SeatResult(a.pk, 30, place=1, moons=1, deals=7), SeatResult(b.pk, 100, place=3, deals=7),
+               SeatResult(None, 60, place=2)]
     with transaction.atomic():
         assert record_game_stats("table:15", 3, results) is True
         assert record_game_stats("table:15", 3, results) is False
@@ -266,6 +268,7 @@ def test_record_game_stats_counts_unrated_games_once(players):
         (4, [SeatResult(None, 0)] * 3, "needs 4 seat results"),
         (3, [SeatResult(1, 0), SeatResult(1, 10), SeatResult(None, 5)], "only one seat"),
         (3, [SeatResult(None, 0, moons=-1)] * 3, "negative"),
+        (3, [SeatResult(1, 0, place=1), SeatResult(2, 10), SeatResult(None, 5, place=2)], "each seat's place"),
     ],
 )
 def test_bad_results_are_refused(db, table_size, results, message):

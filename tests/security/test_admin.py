@@ -57,11 +57,11 @@ def _optional_rows(ann, bob, room):
     from live.models import ChatMessage, LiveServer, QueueEntry, TableConnection
     from ratings.services import SeatResult, apply_game_result
 
-    results = [SeatResult(user_id=user.pk, final_score=score, won=won, dropped=False, moons=0, deals=3)
-               for user, score, won in ((ann, 40, True), (bob, 80, False))]
+    results = [SeatResult(user_id=user.pk, final_score=score, place=place, dropped=False, moons=0, deals=3)
+               for user, score, place in ((ann, 40, 1), (bob, 80, 2))]
     apply_game_result("table:admin-test", 4, results + [
-        SeatResult(user_id=None, final_score=90, won=False, dropped=False, moons=0, deals=3),
-        SeatResult(user_id=None, final_score=100, won=False, dropped=False, moons=0, deals=3),
+        SeatResult(user_id=None, final_score=90, place=3, dropped=False, moons=0, deals=3),
+        SeatResult(user_id=None, final_score=100, place=4, dropped=False, moons=0, deals=3),
     ])
     now = timezone.now()
     QueueEntry.objects.create(user=bob, table_size=4, rating=1200, joined_at=now, last_seen=now)
