@@ -26,7 +26,7 @@ the same shuffles), so the statistics include hands per game, the winner's and t
 score, and moons per game.  ``--self-play easy,medium,hard`` plays each level against
 itself and prints one row of statistics of play per level.
 
-A player from outside the project (OpenSpiel's ISMCTS) sits in through
+Players from outside the project (OpenSpiel's ISMCTS, Sturtevant's program) sit in through
 :mod:`games.bots.outside_arena`, which passes ``outside`` players to :func:`run`.
 """
 
@@ -122,6 +122,12 @@ def _act(view, level, seed: int, options: dict, outside: dict):
     return choose_action(view, level, seed=seed, **(options if level == "hard" else {}))
 
 
+def _cpu_elsewhere(level, outside: dict) -> float:
+    """CPU seconds an outside player spent in its own processes on its last decision (its
+    ``cpu_elsewhere``: Sturtevant's program searches in a program of its own)."""
+    return getattr(outside.get(level), "cpu_elsewhere", 0.0)
+
+
 def _play_one_deal(g: Game, levels, bot_seed: int, options: dict, outside: dict) -> dict:
     """Play the deal ``g`` is on to its end (the next deal dealt, or the game over)."""
     deal = g.deal_number
@@ -132,7 +138,7 @@ def _play_one_deal(g: Game, levels, bot_seed: int, options: dict, outside: dict)
             view = g.view(seat)
             t, c = time.perf_counter(), time.process_time()
             action = _act(view, levels[seat], bot_seed * 7919 + g.ply, options, outside)
-            cpu, wall = time.process_time() - c, time.perf_counter() - t
+            cpu, wall = time.process_time() - c + _cpu_elsewhere(levels[seat], outside), time.perf_counter() - t
             choice = view.phase != "play" or len(view.legal) > 1
             times[seat].append((cpu, wall, choice))
             watch.see(g.apply(seat, action))

@@ -1,4 +1,5 @@
-"""The arena with a player from outside the project: OpenSpiel's ISMCTS bot.
+"""The arena with players from outside the project: OpenSpiel's ISMCTS bot (``ismcts``) and
+Sturtevant's program (``sturtevant``, :mod:`games.bots.sturtevant`, built apart).
 
 Benchmark only: it needs the pip package ``open_spiel`` (``requirements-bench.txt``), which
 the site never imports.
@@ -29,7 +30,9 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 from games.engine import Card, PassDirection, Rules, kernel
 
-from . import arena, policy
+from . import arena
+from .placeholders import replay_of
+from .sturtevant import SturtevantPlayer
 from .sampling import sample
 from .state import Knowledge
 
@@ -56,66 +59,24 @@ def card_of_action(action: int) -> int:
     return _OUR_SUIT[action % 4] * 13 + action // 4
 
 
-def _masks(cards) -> int:
-    return sum(1 << c.index for c in cards)
-
-
 def openspiel_state(view, hands: list[int], rng: random.Random):
-    """An OpenSpiel state of the deal ``view`` is in, with the hidden hands of one world.
-
-    ``hands``: every seat's cards now (``hands[view.seat]`` its own).  The deal is rebuilt
-    from the start: the cards played go back to their players, the passes are undone — ours
-    and the one we received are known; a pass between two other seats is any three cards the
-    receiver holds that it did not get from us, which is as good a guess as any."""
+    """An OpenSpiel state of the deal ``view`` is in, with the hidden hands of one world
+    (``hands``: every seat's cards now; see :func:`games.bots.placeholders.replay_of`)."""
     n = 4
     me = view.seat
     cfg = kernel.config(view.rules)
-    now = list(hands)
-    for t in view.tricks:
-        for seat, c in t.plays:
-            now[seat] |= 1 << c.index
-    for seat, c in view.current_trick:
-        now[seat] |= 1 << c.index
-    off = view.pass_direction.offset(n)
-    passed = [0] * n
+    replay = replay_of(view, hands, rng)
     in_play = view.phase != "pass"
-    if off and in_play:
-        passed[me] = _masks(view.passed)
-        passed[(me - off) % n] = _masks(view.received)
-        for seat in range(n):
-            if seat in (me, (me - off) % n):
-                continue
-            receiver = (seat + off) % n
-            pool = [c for c in kernel.iter_bits(now[receiver] & ~passed[me])]
-            pool.sort()
-            rng.shuffle(pool)
-            passed[seat] = sum(1 << c for c in pool[:3])
-    dealt = [now[s] & ~passed[(s - off) % n] | passed[s] if off and in_play else now[s] for s in range(n)]
-    if not in_play:
-        # a seat that has passed holds 10 cards; the 3 it passed are among the cards nobody holds
-        loose = [c for c in kernel.iter_bits(cfg.deck_mask & ~sum(dealt))]
-        rng.shuffle(loose)
-        for s in range(n):
-            if s != me and dealt[s].bit_count() < cfg.hand_size:
-                passed[s] = sum(1 << c for c in loose[:3])
-                loose = loose[3:]
-                dealt[s] |= passed[s]
     state = GAME.new_initial_state()
     state.apply_action(_DIRECTION[view.pass_direction])
-    cards = [sorted(kernel.iter_bits(dealt[s])) for s in range(n)]
+    cards = [sorted(kernel.iter_bits(replay.dealt[s])) for s in range(n)]
     for i in range(13):
         for s in range(n):
             state.apply_action(os_action(cards[s][i]))
-    if off:
-        if in_play:
-            for s in range(n):
-                for c in kernel.iter_bits(passed[s]):
-                    state.apply_action(os_action(c))
-        else:
-            # OpenSpiel passes seat by seat: the seats before ours have passed
-            for s in range(me):
-                for c in kernel.iter_bits(passed[s] or policy.quick_pass(cfg, dealt[s])):
-                    state.apply_action(os_action(c))
+    if view.pass_direction.offset(n):
+        # OpenSpiel passes seat by seat: during the pass, the seats before ours have passed
+        for passed in replay.passes_before(n if in_play else me, cfg):
+            state.apply_action(os_action(passed))
     if in_play:
         for t in view.tricks:
             for seat, c in t.plays:
@@ -175,7 +136,8 @@ class ISMCTSPlayer:
 
 
 def main(argv=None) -> int:
-    return arena.main(argv, outside={"ismcts": ISMCTSPlayer()}, prog="python -m games.bots.outside_arena")
+    return arena.main(argv, outside={"ismcts": ISMCTSPlayer(), "sturtevant": SturtevantPlayer()},
+                      prog="python -m games.bots.outside_arena")
 
 
 if __name__ == "__main__":
