@@ -32,7 +32,7 @@ from games.results import record_finished_game
 BASE = Path(settings.BASE_DIR)
 
 GAMES_MODULES = ("__init__", "conduct", "drawing", "history", "learn", "offline", "protocol", "templating")
-BOTS_LEFT_OUT = ("arena.py", "figures.py", "outside_arena.py")  # tools of the benchmark, not play
+BOTS_LEFT_OUT = ("arena.py", "figures.py", "outside_arena.py", "placeholders.py", "sturtevant.py")  # benchmark tools, not play
 PACKAGES = ("jinja2", "markupsafe")  # the drawing's templates; pure Python (markupsafe's C part is optional)
 
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")

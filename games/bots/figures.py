@@ -14,7 +14,8 @@ from pathlib import Path
 __all__ = ["FIGURES", "load", "matches", "self_play", "for_page", "title"]
 
 #: how the page names the players
-NAMES = {"easy": "Easy", "medium": "Medium", "hard": "Hard", "ismcts": "OpenSpiel's ISMCTS"}
+NAMES = {"easy": "Easy", "medium": "Medium", "hard": "Hard", "ismcts": "OpenSpiel's ISMCTS",
+         "sturtevant": "Sturtevant's program"}
 _COUNT = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
 FIGURES = Path(__file__).with_name("strength.json")
