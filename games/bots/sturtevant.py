@@ -130,12 +130,7 @@ class SturtevantPlayer:
                  program: Path | None = None) -> None:
         self.simulations, self.worlds, self.epsilon = simulations, worlds, epsilon
         self.program = program
-        self._process: subprocess.Popen | None = None
-        self._pid = 0
         self.cpu_elsewhere = 0.0  # CPU seconds the program spent on the last decision (see arena)
-
-    def __getstate__(self) -> dict:  # the arena sends players to its worker processes
-        return {**self.__dict__, "_process": None, "_pid": 0}
 
     def __call__(self, view, seed: int):
         if view.rules != Rules():
@@ -166,20 +161,30 @@ class SturtevantPlayer:
 
     def ask(self, line: str) -> tuple[int, float]:
         """The program's card for a decision ``line`` and the CPU seconds it took."""
-        if self._process is None or self._pid != os.getpid() or self._process.poll() is not None:
-            program = self.program or seat_program()
-            if not program.is_file():
-                raise SystemExit(f"No seat program at {program}: build it with python -m games.bots.sturtevant build PATH.")
-            self._process = subprocess.Popen([str(program)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                                             bufsize=1)
-            self._pid = os.getpid()
-        assert self._process.stdin is not None and self._process.stdout is not None
-        self._process.stdin.write(line + "\n")
-        self._process.stdin.flush()
-        answer = self._process.stdout.readline().split()
+        process = _running(self.program or seat_program())
+        assert process.stdin is not None and process.stdout is not None
+        process.stdin.write(line + "\n")
+        process.stdin.flush()
+        answer = process.stdout.readline().split()
         if len(answer) != 2 or answer[0] == "error":
             raise RuntimeError(f"Sturtevant's seat program refused a decision: {' '.join(answer) or 'it stopped'}")
         return int(answer[0]), int(answer[1]) / 1e6
+
+
+_programs: dict[tuple[Path, int], subprocess.Popen] = {}
+
+
+def _running(program: Path) -> subprocess.Popen:
+    """The seat program at ``program`` running for this process (one for every player here:
+    its decisions keep nothing from one to the next)."""
+    key = (program, os.getpid())
+    process = _programs.get(key)
+    if process is None or process.poll() is not None:
+        if not program.is_file():
+            raise SystemExit(f"No seat program at {program}: build it with python -m games.bots.sturtevant build PATH.")
+        process = _programs[key] = subprocess.Popen([str(program)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                                    text=True, bufsize=1)
+    return process
 
 
 def main(argv=None) -> int:
