@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 
 from games import bots
 from games.drawing import Person, TableDrawing, TableFacts, changed_parts, draw, table_context
@@ -204,48 +203,6 @@ class PageTable:
     def over(self) -> bool:
         return self.table.over
 
-    @staticmethod
-    def expert_speed() -> str:
-        """``{"probeMs": ..., "expert": ...}`` as JSON: whether Expert fits on this device."""
-        probe_ms = search_probe_ms()
-        return json.dumps({"probeMs": round(probe_ms), "expert": expert_fits(probe_ms)})
-
-
-PROBE_SEED = 4
-PROBE_PLIES = 8
-"""The position of :func:`search_probe_ms`: a deal of the standard rules without passing
-(``PROBE_SEED``) after ``PROBE_PLIES`` cards played as Medium plays them, where Hard spends
-its whole effort, pruning no card early (``tests/solo/test_offline.py`` checks it)."""
-
-
-def probe_position():
-    """The view of the seat to play in the probe's position."""
-    game = Game.new(Rules(passing="none"), seed=PROBE_SEED)
-    while game.ply < PROBE_PLIES:
-        seat = game.to_act[0]
-        game.apply(seat, bots.choose_action(game.view(seat), "medium"))
-    return game.view(game.to_act[0])
-
-
-def search_probe_ms() -> float:
-    """How many milliseconds this device takes for one of Hard's decisions at its whole effort
-    (the probe's position): the offline page offers Expert when :func:`expert_fits` says so."""
-    view = probe_position()
-    began = time.perf_counter()
-    bots.choose_action(view, "hard", seed=1)
-    return (time.perf_counter() - began) * 1000
-
-
-def expert_fits(probe_ms: float) -> bool:
-    """Whether Expert's decisions, five times Hard's effort, take at most a second on a device
-    whose probe took ``probe_ms``.
-
-    >>> expert_fits(150.0), expert_fits(250.0)
-    (True, False)
-    """
-    hard_effort, expert_effort = bots.SEARCH_EFFORT["hard"][0], bots.SEARCH_EFFORT["expert"][0]
-    return probe_ms * expert_effort / hard_effort <= 1000
-
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
 
@@ -255,9 +212,9 @@ otherwise the standard ones)."""
 
 CHECKED_LEVELS = ("easy", "medium")
 """The levels whose every decision the server decides again when a game is sent to it
-(:func:`checked_replay`). Hard's and Expert's search is too slow to repeat a whole game's of
-it: a game against them is kept as not verified (:func:`verified`), and left out of
-statistics."""
+(:func:`checked_replay`). Hard's search is too slow to repeat a whole game's of it (and
+its time-bounded search need not choose again what it chose): a game against Hard is kept
+as not verified (:func:`verified`), and left out of statistics."""
 
 
 def verified(level: str) -> bool:

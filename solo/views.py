@@ -279,7 +279,7 @@ def statistics(request):
     })
 
 
-STAT_LEVELS = [("easy", "Easy"), ("medium", "Medium"), ("hard", "Hard"), ("expert", "Expert"), ("mixed", "Mixed levels")]
+STAT_LEVELS = [("easy", "Easy"), ("medium", "Medium"), ("hard", "Hard"), ("mixed", "Mixed levels")]
 
 
 # --------------------------------------------------------------------------- replay

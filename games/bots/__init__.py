@@ -7,8 +7,7 @@ A bot is a function of a :class:`~games.engine.PlayerView` only: it never receiv
   a list of 3 cards to pass, or ``"add"`` / ``"subtract"`` for a moon choice.  Levels:
   ``"easy"`` (a beginner, with mistakes), ``"medium"`` (solid rules,
   :mod:`games.bots.policy`), ``"hard"`` (Monte Carlo search over the hidden cards,
-  :mod:`games.bots.hard`), ``"expert"`` (the same search with five times the effort).
-  Deterministic for a given view and seed.
+  :mod:`games.bots.hard`).  Deterministic for a given view and seed.
 - :func:`hint` — the suggestion for the person in that seat, with a one-line reason.
 
 >>> from games.engine import Game, Rules
@@ -34,13 +33,9 @@ import zlib
 from . import easy, hard, medium
 from .hints import Hint, make_hint
 
-__all__ = ["COMPUTER_NAMES", "LEVELS", "LEVEL_DESCRIPTIONS", "SEARCH_EFFORT", "Hint", "choose_action", "decision_seed",
-           "hint"]
+__all__ = ["COMPUTER_NAMES", "LEVELS", "LEVEL_DESCRIPTIONS", "Hint", "choose_action", "decision_seed", "hint"]
 
-LEVELS = ("easy", "medium", "hard", "expert")
-
-#: the search levels' effort in simulated card plays: (a play, a pass)
-SEARCH_EFFORT = {"hard": (hard.DEFAULT_EFFORT, hard.PASS_EFFORT), "expert": (hard.EXPERT_EFFORT, hard.EXPERT_PASS_EFFORT)}
+LEVELS = ("easy", "medium", "hard")
 
 #: what each level does, in plain words (the page "How strong are the computers")
 LEVEL_DESCRIPTIONS = {
@@ -66,11 +61,6 @@ LEVEL_DESCRIPTIONS = {
         "card that does best on average, weighing the game score: near the end it plays to win the game, "
         "not just to take few points. It sees only what a person in its seat would see."
     ),
-    "expert": (
-        "Hard with more time to think: the same search over about five times as many deals of the "
-        "hidden cards, for every card and for the pass, so that close calls are decided by more than "
-        "chance. It takes up to about a second a card."
-    ),
 }
 
 COMPUTER_NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eve", "Finn", "CPU", "Computer")
@@ -94,8 +84,8 @@ def choose_action(view, level: str, seed: int = 0, *, samples: "int | None" = No
     """The bot's action for the seat of ``view`` (which must be to act).
 
     ``samples`` (worlds per decision), ``effort`` (simulated card plays per decision) and
-    ``time_budget`` (seconds, not deterministic) tune the search levels, Hard and Expert
-    (their default efforts: :data:`SEARCH_EFFORT`).
+    ``time_budget`` (seconds, not deterministic) tune Hard; the default effort takes about
+    150 ms a decision on one core.
     """
     if level not in LEVELS:
         raise ValueError(f"Unknown bot level {level!r} — use one of {', '.join(LEVELS)}.")
@@ -108,7 +98,7 @@ def choose_action(view, level: str, seed: int = 0, *, samples: "int | None" = No
             return easy.pass_cards(view, rng)
         if level == "medium":
             return medium.pass_cards(view)
-        return hard.pass_cards(view, seed, effort=SEARCH_EFFORT[level][1], samples=samples)
+        return hard.pass_cards(view, seed, samples=samples)
     if phase == "moon_choice":
         if level == "easy":
             return easy.moon_choice(view, rng)
@@ -120,7 +110,7 @@ def choose_action(view, level: str, seed: int = 0, *, samples: "int | None" = No
             card = medium.play(view)
         else:
             card = hard.play(view, seed, samples=samples, time_budget=time_budget,
-                             effort=effort or SEARCH_EFFORT[level][0])
+                             effort=effort or hard.DEFAULT_EFFORT)
         if card not in view.legal:  # pragma: no cover - a bug; never play an illegal card
             card = view.legal[0]
         return card

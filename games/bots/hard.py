@@ -41,14 +41,10 @@ from . import medium, policy, standing
 from .sampling import sample
 from .state import Knowledge
 
-__all__ = ["play", "pass_cards", "moon_choice", "rollout", "evaluate", "DEFAULT_EFFORT", "EXPERT_EFFORT",
-           "EXPERT_PASS_EFFORT"]
+__all__ = ["play", "pass_cards", "moon_choice", "rollout", "evaluate", "DEFAULT_EFFORT"]
 
 #: simulated card plays per decision (a median of about 50 ms, at most about 200 ms, on one core)
 DEFAULT_EFFORT = 50000
-#: Expert: the same search with five times the effort, for a play and for a pass
-EXPERT_EFFORT = 250_000
-EXPERT_PASS_EFFORT = 150_000
 MIN_WORLDS = 12
 MAX_WORLDS = 600
 #: every so many worlds, drop candidates more than PRUNE_Z standard errors behind the best

@@ -58,10 +58,5 @@ def drive(game: Game, levels, seed: int = 0, deals: int = 1, check=None, hard_op
     return game
 
 
-PLAYED_LEVELS = tuple(level for level in bots.LEVELS if level != "expert")
-"""The levels whole test games are played with: Expert is Hard's search with more effort, five
-times the time, and has tests of its own (tests/bots/test_expert.py)."""
-
-
 def random_levels(rng: random.Random, n: int):
-    return [rng.choice(PLAYED_LEVELS) for _ in range(n)]
+    return [rng.choice(bots.LEVELS) for _ in range(n)]

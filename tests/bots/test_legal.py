@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings as hsettings, strategies as 
 from games import bots
 from games.engine import Game, Rules
 
-from .helpers import PLAYED_LEVELS, RULE_SETS, drive, random_levels
+from .helpers import RULE_SETS, drive, random_levels
 
 
 def _check(game, seat, view, action):
@@ -31,7 +31,7 @@ def test_all_levels_play_legal_deals(rules):
         drive(g, random_levels(rng, rules.players), seed=game_seed, deals=2, check=_check)
 
 
-@pytest.mark.parametrize("level", PLAYED_LEVELS)
+@pytest.mark.parametrize("level", bots.LEVELS)
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_each_level_alone(level, players):
     g = Game.new(Rules(players=players), seed=players)
@@ -78,6 +78,6 @@ def test_refuses_unknown_level_and_wrong_turn():
     g = Game.new(Rules(passing="none"), seed=1)
     seat = g.to_act[0]
     with pytest.raises(ValueError, match="level"):
-        bots.choose_action(g.view(seat), "grandmaster")
+        bots.choose_action(g.view(seat), "expert")
     with pytest.raises(ValueError, match="nothing to do"):
         bots.choose_action(g.view((seat + 1) % 4), "medium")

@@ -238,21 +238,3 @@ def test_hard_thinks_off_the_pages_thread(site, open_page):
           f"longest task on the page's thread {longest:.0f} ms")
     assert len(thinking) >= 9
     assert longest <= 200, f"the page froze for {longest:.0f} ms"
-
-
-def test_expert_is_offered_offline_only_where_the_device_is_fast_enough(site, open_page):
-    """The page times one of Hard's decisions in its worker and offers Expert (five times the
-    effort) only if a card of it would take at most a second on this device."""
-    from games.offline import expert_fits
-
-    page = open_page(None)
-    page.goto(site.url + "/play-offline/")
-    ready(page)
-    expert = page.locator("input[name=level][value=expert]")
-    page.wait_for_selector("#offline[data-probe]", timeout=60000)
-    probe_ms = int(page.get_attribute("#offline", "data-probe"))
-    note = page.text_content("#expert-note")
-    print(f"\nthe probe took {probe_ms} ms in the browser: Expert {'offered' if expert_fits(probe_ms) else 'not offered'}")
-    assert expert.is_disabled() != expert_fits(probe_ms)
-    assert ("too slow" in note) == (not expert_fits(probe_ms))
-    assert page.is_checked("input[name=level][value=medium]"), "the default level stays chosen"

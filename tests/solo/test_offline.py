@@ -250,21 +250,3 @@ def test_a_game_against_hard_is_kept_as_not_verified_and_left_out_of_statistics(
     assert (stats.overall.games, stats.by_level["medium"].games, stats.by_level["hard"].games) == (1, 1, 0)
     mine = client.get(reverse("solo:my_games")).content.decode()
     assert mine.count("not verified") == 1
-
-
-def test_the_speed_probe_spends_hards_whole_effort_and_expert_is_offered_by_it():
-    """The offline page offers Expert from one of Hard's decisions timed on the device: the
-    probe's position must make Hard spend its whole effort, dropping no card early."""
-    from games.bots import hard
-    from games.bots.state import Knowledge
-
-    view = offline_table.probe_position()
-    knowledge = Knowledge.from_view(view)
-    candidates = hard.candidates(knowledge, knowledge.legal)
-    _, _, worlds = hard.evaluate(view, 1, knowledge=knowledge)
-    per_world = len(candidates) * (sum(view.hand_sizes) + len(knowledge.deal.trick))
-    effort = bots.SEARCH_EFFORT["hard"][0]
-    assert len(candidates) > 3
-    assert (worlds - 1) * per_world < effort <= worlds * per_world, "stopped by its effort, every card searched"
-    speed = json.loads(offline_table.PageTable.expert_speed())
-    assert speed["probeMs"] > 0 and speed["expert"] == offline_table.expert_fits(speed["probeMs"])

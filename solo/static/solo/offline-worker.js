@@ -29,9 +29,6 @@ var OPS = {
     tables = py.pyimport("games.offline").PageTable;
     return { readyMs: Math.round(performance.now() - began) };
   },
-  speed: function () {
-    return JSON.parse(tables.expert_speed());
-  },
   new: function (args) {
     var dealt = timed(function () { return tables.new(args.level, args.seed, args.id, args.started, args.target); });
     table = dealt.result;

@@ -167,19 +167,6 @@
     prune();
     showGames();
     sendFinished();
-    offerExpert();
-  }
-
-  /* Expert thinks five times as long as Hard: it is offered when this device's probe (one of
-     Hard's decisions) says a card of it takes at most a second here. */
-  async function offerExpert() {
-    var choice = start.querySelector("input[name=level][value=expert]");
-    var note = document.getElementById("expert-note");
-    var speed;
-    try { speed = await ask("speed"); } catch (e) { note.textContent = "(could not check this device)"; return; }
-    page.setAttribute("data-probe", String(speed.probeMs));
-    choice.disabled = !speed.expert;
-    note.textContent = speed.expert ? "(up to a second a card)" : "(too slow on this device: over a second a card)";
   }
 
   function show(whole) {
