@@ -142,13 +142,13 @@ class SturtevantPlayer:
         if view.phase == "pass":
             chosen: list[int] = []
             for _ in range(3):
-                chosen.append(self.choose(view, hands, rng, seed, chosen))
+                chosen.append(self.choose(view, knowledge, hands, rng, seed, chosen))
             return [Card.from_index(c) for c in chosen]
-        return Card.from_index(self.choose(view, hands, rng, seed, []))
+        return Card.from_index(self.choose(view, knowledge, hands, rng, seed, []))
 
-    def choose(self, view, hands: list[int], rng: random.Random, seed: int, passing_now: list[int]) -> int:
+    def choose(self, view, knowledge: Knowledge, hands: list[int], rng: random.Random, seed: int,
+               passing_now: list[int]) -> int:
         """One card: to play, or the next of the three to pass (``passing_now``: those chosen)."""
-        knowledge = Knowledge.from_view(view)
         ours = knowledge.legal if view.phase == "play" else knowledge.hand & ~sum(1 << c for c in passing_now)
         if ours.bit_count() == 1:
             return kernel.lowest(ours)

@@ -33,7 +33,7 @@
 
 using namespace hearts;
 
-unsigned int sturtevant_seat_seed = 1;  // read by the program's UCT in place of the clock
+unsigned int sturtevant_seat_seed = 1;  // what the build made its clock-seeded generators read
 
 namespace {
 
