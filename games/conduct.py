@@ -38,12 +38,21 @@ Rules
 8. **Two chats** (:func:`chat_audience`): the players talk among themselves; watchers, and
    someone who left a game still being played, talk in the watchers' chat, which the players
    do not see. In the waiting room there is no chat for visitors without a seat.
-9. **A rematch keeps the places** (:func:`rematch_place`): while its offer is open, the new
-   room keeps a seat for each person who stayed to the end of the finished game, turned so that
-   the one who opened it sits first; someone who left gets no place kept.
+9. **A rematch** (:class:`RematchAnswered`): after a live game, each person who stayed to the
+   end may ask for a rematch or accept it; the first yes opens it, for
+   :data:`REMATCH_SECONDS`. It starts when every one of them has said yes; one no, or the time
+   running out (:class:`RematchDue`), closes it. While it is open, the new room keeps a seat
+   for each of them (:func:`rematch_place`), turned so that the one who opened it sits first;
+   someone who left gets no place kept, and nobody else may sit there.
+10. **Seats before the start** (:class:`Sat`, :class:`Stood`): a person sits in the seat they
+   chose if it holds no person, else in the first empty seat, else in a computer's; sitting
+   again gives back the seat held. Nobody sits once the game has started, nor while playing
+   another live game (rule 5). The host keeps their seat; anyone else may stand up until the
+   start.
 
-Rules 2 and 6 as a table lives them are :func:`step`: the table's life (:class:`TableLife`) and
-one command give the life after it, the events to announce and the deadlines to be woken at.
+The rules as a table lives them are :func:`step`: the table's life (:class:`TableLife`) and
+one command give the life after it, the events to announce and the deadlines to be woken at,
+or raise :class:`Refused` for a command the rules do not allow.
 
 >>> seats = [SeatState(0, person=7), SeatState(1, person=8, presence=Presence.LEFT), SeatState(2), SeatState(3)]
 >>> private_seat(seats, 7), private_seat(seats, 8), private_seat(seats, 9)
@@ -56,6 +65,15 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
+
+
+class Refused(ValueError):
+    """A command the rules of conduct do not allow: ``str()`` is the message for the person,
+    ``code`` names the refusal. Nothing changed."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
 
 
 class Presence(str, Enum):
@@ -77,7 +95,8 @@ COMPUTER_FOR_A_PERSON = frozenset({"timeout", "standin"})
 class SeatState:
     """One seat: its number, its person's id (None for a computer's seat), their presence,
     whether a socket of theirs is open, the turns in a row their timer ran out on, and since
-    when their last socket has been closed (seconds, as ``now``; None while connected)."""
+    when their last socket has been closed (seconds, as ``now``; None while connected). A seat
+    with no person is a computer's, or ``empty`` in a room before its start."""
 
     number: int
     person: int | None = None
@@ -85,17 +104,19 @@ class SeatState:
     connected: bool = True
     timeouts_in_a_row: int = 0
     gone_since: float | None = None
+    empty: bool = False
 
     @classmethod
     def of(cls, number: int, person: int | None, *, standing_in: bool = False, resigned: bool = False,
-           connected: bool = True, timeouts_in_a_row: int = 0, gone_since: float | None = None) -> "SeatState":
+           connected: bool = True, timeouts_in_a_row: int = 0, gone_since: float | None = None,
+           empty: bool = False) -> "SeatState":
         """The seat as ``games.models.Seat`` stores it.
 
         >>> SeatState.of(2, 5, standing_in=True).presence
         <Presence.AWAY: 'away'>
         """
         return cls(number, person, presence_of(standing_in=standing_in, resigned=resigned), connected,
-                   timeouts_in_a_row, gone_since)
+                   timeouts_in_a_row, gone_since, empty and person is None)
 
     @property
     def person_plays(self) -> bool:
@@ -250,6 +271,49 @@ def rematch_place(seat: int, first: int, players: int, *, person: bool, left: bo
     return (seat - first) % players
 
 
+REMATCH_SECONDS = 60
+"""How long the people of a finished live game have to answer a rematch (rule 9)."""
+
+
+@dataclass(frozen=True)
+class Rematch:
+    """A rematch offered after a live game (rule 9): the seat of the person who opened it
+    (``first``), until when it may be answered (seconds, as ``now``), its ``state``
+    (``"open"``, ``"started"`` or ``"closed"``) and the answers given (``"yes"``, ``"no"``,
+    ``"late"``) as ``(person, answer)`` pairs."""
+
+    first: int
+    until: float
+    state: str = "open"
+    answers: tuple[tuple[int, str], ...] = ()
+
+    def answer_of(self, person: int) -> str | None:
+        return dict(self.answers).get(person)
+
+
+def stayed_to_the_end(seats: Iterable[SeatState]) -> tuple[int, ...]:
+    """The people of a game who did not leave it: those a rematch is offered to (rule 9)."""
+    return tuple(seat.person for seat in seats if seat.person is not None and seat.presence is not Presence.LEFT)
+
+
+def kept_places(life: "TableLife") -> dict[int, int] | None:
+    """The seat of the rematch's room kept for each person of the finished game ``life``
+    while its rematch is open (rule 9), by person; None when no rematch is open.
+
+    >>> seats = (SeatState(0, 7), SeatState(1, 8, Presence.LEFT), SeatState(2, 9), SeatState(3))
+    >>> life = TableLife(seats, playing=False, finished=True, rematch=Rematch(first=2, until=60))
+    >>> kept_places(life)
+    {7: 2, 9: 0}
+    """
+    offer = life.rematch
+    if offer is None or offer.state != "open":
+        return None
+    places = {seat.person: rematch_place(seat.number, offer.first, len(life.seats), person=seat.person is not None,
+                                         left=seat.presence is Presence.LEFT)
+              for seat in life.seats if seat.person is not None}
+    return {person: place for person, place in places.items() if place is not None}
+
+
 # --------------------------------------------------------------------------- the table's life
 #
 # The rules above, applied to one table as it goes: :func:`step` takes the table's life (its
@@ -273,8 +337,11 @@ class Timing:
 class TableLife:
     """What the rules of conduct know of a table: its seats, who must act now (``to_act``;
     ``passing`` while the deal's pass is being chosen), the moves made (``ply``), whether it
-    is a live game and whether its game is being played (not waiting to start, not over), and
-    the moment its clock runs out (``deadline``, seconds as ``now``; None when no clock runs).
+    is a live game, whether its game is still ``waiting`` to start, is being played
+    (``playing``) or was played to the end (``finished``; none: given up), the moment its clock runs out (``deadline``, seconds as
+    ``now``; None when no clock runs), its host, the seats a room keeps for the people of a
+    rematch (``kept``: ``(person, seat)`` pairs, :func:`kept_places`; None in any other room) and the
+    rematch offered after its game (``rematch``).
 
     >>> life = TableLife((SeatState(0, 7), SeatState(1)), to_act=(0,), timing=Timing(turn=30))
     >>> step(life, Moved(0, "person", to_act=(1,)), now=100).life.deadline is None
@@ -289,12 +356,21 @@ class TableLife:
     playing: bool = True
     deadline: float | None = None
     timing: Timing = Timing()
+    waiting: bool = False
+    finished: bool = False
+    host: int | None = None
+    kept: tuple[tuple[int, int], ...] | None = None
+    rematch: Rematch | None = None
 
     def seat(self, number: int) -> SeatState:
         return self.seats[number]
 
     def with_seat(self, seat: SeatState) -> "TableLife":
         return replace(self, seats=tuple(seat if other.number == seat.number else other for other in self.seats))
+
+    def seat_of(self, person: int) -> SeatState | None:
+        """The seat ``person`` holds, if any."""
+        return next((seat for seat in self.seats if seat.person == person), None)
 
     @property
     def people_to_act(self) -> tuple[int, ...]:
@@ -309,8 +385,8 @@ class TableLife:
 
 @dataclass(frozen=True)
 class Deadline:
-    """A moment to be woken at: ``"turn"`` (the clock runs out) or ``"grace"`` (``seat``'s
-    reconnect grace is over)."""
+    """A moment to be woken at: ``"turn"`` (the clock runs out), ``"grace"`` (``seat``'s
+    reconnect grace is over) or ``"rematch"`` (the time to answer it is over)."""
 
     kind: str
     at: float
@@ -391,7 +467,41 @@ class Began:
     ply: int = 0
 
 
-Command = Began | Moved | SocketOpened | SocketsClosed | GraceOver | CameBack | Resigned | OutageNoticed
+@dataclass(frozen=True)
+class Sat:
+    """``person`` takes a seat before the start (rule 10): ``seat`` if they chose one;
+    ``connected`` tells whether a socket of theirs is open to the table, ``elsewhere`` whether
+    they hold a seat at another live game in progress (rule 5)."""
+
+    person: int
+    seat: int | None = None
+    connected: bool = False
+    elsewhere: bool = False
+
+
+@dataclass(frozen=True)
+class Stood:
+    """``person`` gives up their seat before the start (rule 10)."""
+
+    person: int
+
+
+@dataclass(frozen=True)
+class RematchAnswered:
+    """``person`` of a finished live game asks for a rematch or accepts it (``yes``), or
+    declines it (rule 9)."""
+
+    person: int
+    yes: bool
+
+
+@dataclass(frozen=True)
+class RematchDue:
+    """The time to answer the rematch is over (rule 9)."""
+
+
+Command = (Began | Moved | SocketOpened | SocketsClosed | GraceOver | CameBack | Resigned | OutageNoticed
+           | Sat | Stood | RematchAnswered | RematchDue)
 
 
 def step(life: TableLife, command: Command, now: float) -> Step:
@@ -418,6 +528,14 @@ def step(life: TableLife, command: Command, now: float) -> Step:
         return _moved(life, command, now)
     if isinstance(command, OutageNoticed):
         return _outage_noticed(life, now)
+    if isinstance(command, Sat):
+        return _sat(life, command)
+    if isinstance(command, Stood):
+        return _stood(life, command)
+    if isinstance(command, RematchAnswered):
+        return _rematch_answered(life, command, now)
+    if isinstance(command, RematchDue):
+        return _rematch_due(life, now)
     seat = life.seat(command.seat)
     if seat.person is None:
         return Step(life)
@@ -477,7 +595,7 @@ def needs_who_acts(life: TableLife, command: Command) -> bool:
     >>> needs_who_acts(life, SocketOpened(0)), needs_who_acts(life, SocketOpened(1)), needs_who_acts(life, Resigned(0))
     (False, True, True)
     """
-    if isinstance(command, (SocketsClosed, OutageNoticed)):
+    if isinstance(command, (SocketsClosed, OutageNoticed, Sat, Stood, RematchAnswered, RematchDue)):
         return False
     if isinstance(command, SocketOpened):
         return (life.seat(command.seat).presence is Presence.AWAY
@@ -554,3 +672,80 @@ def _outage_noticed(life: TableLife, now: float) -> Step:
         return Step(life)
     deadline = now + life.timing.turn + life.timing.arrival_grace
     return Step(replace(life, deadline=deadline), ({"type": "clock_restarted"},), (Deadline("turn", deadline),))
+
+
+def _sat(life: TableLife, sat: Sat) -> Step:
+    if life.seat_of(sat.person) is not None:
+        return Step(life)  # sitting again gives back the seat held
+    if not life.waiting:
+        raise Refused("already_started", "This game has already started, so its seats are taken.")
+    if life.live and sat.elsewhere:
+        raise Refused("in_game", "You are playing a live game: one at a time. Finish it (or leave it) before you sit here.")
+    number = sat.seat
+    if life.kept is not None:
+        kept = dict(life.kept)
+        if sat.person not in kept:
+            raise Refused("seat_kept", "This table's seats are kept for the players of the last game "
+                                       "while they answer the rematch.")
+        number = kept[sat.person]
+    if number is not None:
+        if not 0 <= number < len(life.seats) or life.seat(number).person is not None:
+            raise Refused("seat_taken", f"Seat {number + 1} is not free; pick an empty seat.")
+        chosen = life.seat(number)
+    else:
+        free = [seat for seat in life.seats if seat.empty] or [seat for seat in life.seats if seat.person is None]
+        if not free:
+            raise Refused("table_full", "Every seat at this table is taken.")
+        chosen = free[0]
+    seat = SeatState(chosen.number, sat.person, connected=sat.connected)
+    return Step(life.with_seat(seat), ({"type": "seat_taken", "seat": seat.number},))
+
+
+def _stood(life: TableLife, stood: Stood) -> Step:
+    seat = life.seat_of(stood.person)
+    if seat is None:
+        return Step(life)
+    if not life.waiting:
+        raise Refused("already_started", "The game has started; a computer plays for you if you leave.")
+    if life.host == stood.person:
+        raise Refused("host_stays", "The host keeps their seat; close the room instead.")
+    return Step(life.with_seat(SeatState(seat.number, None, connected=False, empty=True)),
+                ({"type": "seat_left", "seat": seat.number},))
+
+
+def _rematch_answered(life: TableLife, answer: RematchAnswered, now: float) -> Step:
+    if not life.finished or not life.live:
+        raise Refused("not_over", "A rematch is offered once a live game is over.")
+    seat = life.seat_of(answer.person)
+    if seat is None or seat.presence is Presence.LEFT:
+        raise Refused("no_seat", "Only the people who played this game to the end can ask for a rematch.")
+    offer = life.rematch
+    if offer is not None and offer.state != "open":
+        raise Refused("rematch_settled", "That rematch is settled; start a new room from the lobby.")
+    if offer is None and not answer.yes:
+        return Step(life)  # nothing to decline
+    deadlines: tuple[Deadline, ...] = ()
+    if offer is None:
+        offer = Rematch(first=seat.number, until=now + REMATCH_SECONDS)
+        deadlines = (Deadline("rematch", offer.until),)
+    answers = dict(offer.answers)
+    answers[answer.person] = "yes" if answer.yes else "no"
+    if not answer.yes:
+        state = "closed"
+    elif all(answers.get(person) == "yes" for person in stayed_to_the_end(life.seats)):
+        state = "started"
+    else:
+        state = "open"
+    offer = replace(offer, state=state, answers=tuple(answers.items()))
+    return Step(replace(life, rematch=offer), ({"type": "rematch", "state": state},), deadlines)
+
+
+def _rematch_due(life: TableLife, now: float) -> Step:
+    offer = life.rematch
+    if offer is None or offer.state != "open" or now < offer.until:
+        return Step(life)  # settled, or too early (a task runner that ignores countdowns)
+    answers = dict(offer.answers)
+    for person in stayed_to_the_end(life.seats):
+        answers.setdefault(person, "late")
+    offer = replace(offer, state="closed", answers=tuple(answers.items()))
+    return Step(replace(life, rematch=offer), ({"type": "rematch", "state": "closed"},))

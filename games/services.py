@@ -231,16 +231,18 @@ def plan_computers(table: Table, game: Game, seats: list[Seat]) -> None:
 # --------------------------------------------------------------------------- conduct
 
 
-def life_of(table: Table, seats: list[Seat], game: Game | None) -> conduct.TableLife:
+def life_of(table: Table, seats: list[Seat], game: Game | None, *, kept: dict[int, int] | None = None) -> conduct.TableLife:
     """The table's life as the rules of conduct see it (``games.conduct.TableLife``), from its
     rows and its game (None before the start, or when the command does not need to know who
-    must act: ``games.conduct.needs_who_acts``)."""
+    must act: ``games.conduct.needs_who_acts``); ``kept``, the seats a rematch's room keeps
+    (``live.rooms``)."""
     return conduct.TableLife(
         seats=tuple(
             conduct.SeatState.of(
                 seat.number, seat.user_id, standing_in=seat.standing_in, resigned=seat.resigned,
                 connected=seat.connected, timeouts_in_a_row=seat.timeouts_in_a_row,
                 gone_since=seat.left_at.timestamp() if seat.left_at else None,
+                empty=not seat.bot_level,
             )
             for seat in sorted(seats, key=lambda seat: seat.number)
         ),
@@ -249,49 +251,92 @@ def life_of(table: Table, seats: list[Seat], game: Game | None) -> conduct.Table
         ply=game.ply if game else table.ply,
         live=table.is_live,
         playing=table.status == Table.Status.PLAYING,
+        waiting=table.status == Table.Status.WAITING,
+        finished=table.status == Table.Status.FINISHED,
         deadline=table.turn_deadline.timestamp() if table.turn_deadline else None,
         timing=conduct.Timing(
             turn=table.turn_timer_seconds,
             arrival_grace=settings.LIVE_ARRIVAL_GRACE_SECONDS,
             reconnect_grace=settings.LIVE_RECONNECT_GRACE_SECONDS,
         ),
+        host=table.host_id,
+        kept=tuple(sorted(kept.items())) if kept is not None else None,
+        rematch=rematch_of(table),
     )
 
 
-def apply_conduct(table: Table, seats: list[Seat], game: Game | None, command) -> tuple[list[Seat], tuple[dict, ...]]:
-    """Apply a command of the table's life (``games.conduct.step``) now: the seats that
-    changed are written, ``table.turn_deadline`` set (the caller holds the row's lock and
-    saves it) and the returned deadlines scheduled. Returns the seats (read again when someone's
-    presence changed; a socket's opening or closing alone is not read back) and the events to
-    announce."""
-    now = timezone.now()
-    before = life_of(table, seats, game)
-    after = conduct.step(before, command, now.timestamp())
+def rematch_of(table: Table) -> conduct.Rematch | None:
+    """The rematch offered after ``table``'s game, from its ``rematch`` column (None if none)."""
+    offer = table.rematch
+    if not offer:
+        return None
+    return conduct.Rematch(
+        first=offer["first"], until=datetime.fromisoformat(offer["until"]).timestamp(), state=offer["state"],
+        answers=tuple((int(person), answer) for person, answer in offer["answers"].items()),
+    )
+
+
+def store_rematch(table: Table, offer: conduct.Rematch, code: str) -> None:
+    """Keep ``offer`` of the new room ``code`` in ``table``'s ``rematch`` column (the caller
+    saves the row)."""
+    table.rematch = {
+        "code": code, "state": offer.state, "first": offer.first,
+        "answers": {str(person): answer for person, answer in offer.answers}, "until": _moment(offer.until).isoformat(),
+    }
+
+
+def conduct_step(table: Table, seats: list[Seat], game: Game | None, command, *,
+                 kept: dict[int, int] | None = None) -> tuple[conduct.TableLife, conduct.Step]:
+    """The table's life before ``command`` and the step it takes now (``games.conduct.step``);
+    a command the rules refuse raises :class:`ActionRejected`."""
+    before = life_of(table, seats, game, kept=kept)
+    try:
+        return before, conduct.step(before, command, timezone.now().timestamp())
+    except conduct.Refused as refusal:
+        raise ActionRejected(refusal.code, str(refusal)) from None
+
+
+def apply_conduct(table: Table, seats: list[Seat], game: Game | None, command, *,
+                  kept: dict[int, int] | None = None) -> tuple[list[Seat], tuple[dict, ...]]:
+    """Apply a command of the table's life (:func:`conduct_step`) now: the seats that changed
+    are written, ``table.turn_deadline`` set (the caller holds the row's lock and saves it)
+    and the returned deadlines scheduled. Returns the seats (read again when someone sat,
+    stood up or their presence changed; a socket's opening or closing alone is not read back)
+    and the events to announce."""
+    before, after = conduct_step(table, seats, game, command, kept=kept)
     changed = [new for old, new in zip(before.seats, after.life.seats) if old != new]
-    presence_changed = any(before.seat(seat.number).presence is not seat.presence for seat in changed)
+    read_again = False
     for seat in changed:
-        Seat.objects.filter(table_id=table.pk, number=seat.number).update(
+        was = before.seat(seat.number)
+        fields = dict(
             standing_in=seat.presence is not conduct.Presence.PRESENT,
             resigned=seat.presence is conduct.Presence.LEFT,
             connected=seat.connected,
             timeouts_in_a_row=seat.timeouts_in_a_row,
             left_at=_moment(seat.gone_since),
         )
-        if seat.presence is conduct.Presence.AWAY and before.seat(seat.number).presence is conduct.Presence.PRESENT:
+        if (was.person, was.empty) != (seat.person, seat.empty):
+            fields.update(user_id=seat.person, bot_level="")  # someone sat down or stood up
+        read_again = read_again or was.presence is not seat.presence or "user_id" in fields
+        Seat.objects.filter(table_id=table.pk, number=seat.number).update(**fields)
+        if seat.presence is conduct.Presence.AWAY and was.presence is conduct.Presence.PRESENT:
             log.info("away table=%s seat=%s", table.pk, seat.number)
     if after.life.deadline != before.deadline:
         table.turn_deadline = _moment(after.life.deadline)
-    schedule_deadlines(table, after.life, after.deadlines, now.timestamp())
-    return (snapshots.read_seats(table) if presence_changed else seats), after.events
+    schedule_deadlines(table, after.life, after.deadlines, timezone.now().timestamp())
+    return (snapshots.read_seats(table) if read_again else seats), after.events
 
 
 def schedule_deadlines(table: Table, life: conduct.TableLife, deadlines, now: float) -> None:
     """Wake the table at each of ``deadlines`` (``games.conduct.Deadline``) of its ``life``:
-    its clock (``table.turn_deadline``) runs out, or a reconnect grace is over."""
+    its clock (``table.turn_deadline``) runs out, a reconnect grace is over, or the time to
+    answer its rematch (kept in ``table.rematch``)."""
     for deadline in deadlines:
         countdown = max(deadline.at - now, 0.0)
         if deadline.kind == "turn":
             schedule("games.turn_timeout", table.pk, table.turn_deadline.isoformat(), countdown=countdown)
+        elif deadline.kind == "rematch":
+            schedule("games.rematch_expired", table.pk, table.rematch["code"], countdown=countdown)
         else:
             schedule_stand_in(table.pk, deadline.seat, _moment(life.seat(deadline.seat).gone_since), countdown)
 

@@ -6,7 +6,6 @@ Every change a client must see bumps the table version and is announced (through
 """
 import logging
 from collections import defaultdict
-from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
@@ -15,10 +14,10 @@ from games import conduct, snapshots
 from games.engine import Rules
 from games.models import Seat, Table
 from games.services import (
-    ActionRejected, abandon_table, apply_conduct_and_announce, create_table, notify_after_commit,
-    start_table,
+    ActionRejected, abandon_table, apply_conduct, apply_conduct_and_announce, conduct_step, create_table, life_of,
+    notify_after_commit, schedule_deadlines, start_table, store_rematch,
 )
-from hearts_site.taskrunner import schedule, task_batch
+from hearts_site.taskrunner import task_batch
 from live.presence import count_watchers, has_open_socket, start_grace_for_absent
 
 log = logging.getLogger(__name__)
@@ -63,60 +62,36 @@ def _refuse_if_playing_elsewhere(table: Table, users) -> None:
 
 
 def take_seat(table_id: int, user, seat_number: int | None = None) -> Seat:
-    """Seat ``user`` at a table that has not started: an empty seat, or else a computer's.
+    """Seat ``user`` at a table that has not started (``games.conduct``, rule 10: the seat
+    chosen, else an empty one, else a computer's; a rematch's room keeps its seats, rule 9).
 
     Idempotent: a person already seated gets their seat back. Raises :class:`ActionRejected`
-    when the game has started or every seat holds a person. (Whether the person may play
-    live at all is the caller's question: see ``accounts.selectors.has_live_access``.)
+    when the rules refuse. (Whether the person may play live at all is the caller's question:
+    see ``accounts.selectors.has_live_access``.)
     """
     with task_batch(), transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table_id)
-        seats = list(table.seats.select_related("user"))
-        mine = next((seat for seat in seats if seat.user_id == user.pk), None)
-        if mine is not None:
-            return mine
-        if table.status != Table.Status.WAITING:
-            raise ActionRejected("already_started", "This game has already started, so its seats are taken.")
-        if table.is_live and live_games_in_progress([user], besides=table.pk):
-            raise ActionRejected(
-                "in_game", "You are playing a live game: one at a time. Finish it (or leave it) before you sit here.")
-        kept = _kept_seats(table)
-        if kept is not None:
-            if user.pk not in kept:
-                raise ActionRejected("seat_kept", "This table's seats are kept for the players of the last game "
-                                                  "while they answer the rematch.")
-            seat_number = kept[user.pk]
-        if seat_number is not None:
-            candidates = [seat for seat in seats if seat.number == seat_number and seat.user_id is None]
-            if not candidates:
-                raise ActionRejected("seat_taken", f"Seat {seat_number + 1} is not free; pick an empty seat.")
-        else:
-            candidates = [seat for seat in seats if seat.is_empty] or [seat for seat in seats if seat.is_bot]
-        if not candidates:
-            raise ActionRejected("table_full", "Every seat at this table is taken.")
-        seat = candidates[0]
-        seat.user, seat.bot_level, seat.standing_in, seat.left_at = user, "", False, None
-        seat.connected = has_open_socket(table_id, user)  # their sockets follow them to the seat
-        seat.save()
-        _announce(table, [{"type": "seat_taken", "seat": seat.number}])
-    return seat
+        seats = list(table.seats.all())
+        waiting = table.status == Table.Status.WAITING
+        sat = conduct.Sat(
+            user.pk, seat_number, connected=has_open_socket(table_id, user),  # their sockets follow them to the seat
+            elsewhere=waiting and table.is_live and bool(live_games_in_progress([user], besides=table.pk)),
+        )
+        seats, events = apply_conduct(table, seats, None, sat, kept=_kept_seats(table) if waiting else None)
+        if events:
+            _announce(table, events)
+    return next(seat for seat in seats if seat.user_id == user.pk)
 
 
 def leave_seat(table_id: int, user) -> bool:
-    """Give up a seat before the game starts. The host cannot leave their own room."""
+    """Give up a seat before the game starts (rule 10: the host cannot leave their own room).
+    Returns False when ``user`` had no seat there."""
     with task_batch(), transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table_id)
-        seat = table.seats.filter(user=user).first()
-        if seat is None:
-            return False
-        if table.status != Table.Status.WAITING:
-            raise ActionRejected("already_started", "The game has started; a computer plays for you if you leave.")
-        if table.host_id == user.pk:
-            raise ActionRejected("host_stays", "The host keeps their seat; close the room instead.")
-        seat.user, seat.connected, seat.left_at = None, False, None
-        seat.save()
-        _announce(table, [{"type": "seat_left", "seat": seat.number}])
-    return True
+        _, events = apply_conduct(table, list(table.seats.all()), None, conduct.Stood(user.pk))
+        if events:
+            _announce(table, events)
+    return bool(events)
 
 
 def close_room(table_id: int, host) -> None:
@@ -179,89 +154,73 @@ def resign(table_id: int, user) -> bool:
     return True
 
 
-REMATCH_SECONDS = 60
-"""How long the people of a finished live game have to answer a rematch."""
-
-
 def answer_rematch(table_id: int, user, yes: bool) -> dict | None:
-    """After a live game, ``user`` asks for a rematch or accepts one (``yes``), or declines it.
+    """After a live game, ``user`` asks for a rematch or accepts one (``yes``), or declines it
+    (``games.conduct``, rule 9).
 
     The first yes makes a new room with the same rules, rated or not and timer, the same
     computers, and the same people in the same order round the table (the first to ask in
     seat 0); each yes seats that person there. When every person of the game (but those who
     left it) has said yes, the rematch starts. A no, or an answer missing after
-    :data:`REMATCH_SECONDS` (:func:`rematch_expired`), closes the new room. The finished
+    ``conduct.REMATCH_SECONDS`` (:func:`rematch_expired`), closes the new room. The finished
     table keeps the offer in ``Table.rematch`` and gets a new version at each answer, so its
-    players see it. Returns the offer (None when there was nothing to decline)."""
+    players see it. Returns the offer as kept there (None when there was nothing to decline)."""
     with task_batch(), transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table_id)
-        if table.status != Table.Status.FINISHED or not table.is_live:
-            raise ActionRejected("not_over", "A rematch is offered once a live game is over.")
         seats = list(table.seats.select_related("user"))
-        mine = next((seat for seat in seats if seat.user_id == user.pk), None)
-        if mine is None or mine.resigned:
-            raise ActionRejected("no_seat", "Only the people who played this game to the end can ask for a rematch.")
-        offer = table.rematch
-        if offer is not None and offer["state"] != "open":
-            raise ActionRejected("rematch_settled", "That rematch is settled; start a new room from the lobby.")
-        if offer is None and not yes:
-            return None
+        _, after = conduct_step(table, seats, None, conduct.RematchAnswered(user.pk, yes))
+        offer = after.life.rematch
         if offer is None:
-            offer = _open_rematch(table, seats, mine)
-        room = Table.objects.get(code=offer["code"])
-        answers = offer["answers"]
+            return None
+        code = table.rematch["code"] if table.rematch else _open_rematch_room(table, seats, offer.first)
+        room = Table.objects.get(code=code)
         if yes:
-            take_seat(room.pk, user, (mine.number - offer["first"]) % len(seats))
-            answers[str(user.pk)] = "yes"
-        else:
-            answers[str(user.pk)] = "no"
+            mine = after.life.seat_of(user.pk)
+            take_seat(room.pk, user, conduct.rematch_place(mine.number, offer.first, len(seats), person=True, left=False))
+        if offer.state == "closed":
             abandon_table(room.pk, f"{user.public_name} said no to the rematch.", before_start=True)
-            offer["state"] = "closed"
-        if all(answers.get(str(seat.user_id)) == "yes" for seat in seats if seat.user_id and not seat.resigned):
-            _refuse_if_playing_elsewhere(room, [seat.user for seat in seats if seat.user_id and not seat.resigned])
+        elif offer.state == "started":
+            _refuse_if_playing_elsewhere(room, [seat.user for seat in seats if seat.user_id in conduct.stayed_to_the_end(after.life.seats)])
             start_table(room.pk)
             count_watchers(room.pk)
             start_grace_for_absent(room.pk)
-            offer["state"] = "started"
-        _store_rematch(table, offer)
-    return offer
+        _store_rematch(table, after, code)
+    return table.rematch
 
 
 def _kept_seats(room: Table) -> dict[int, int] | None:
     """The seats of a rematch's new room kept for the people of the finished game while the
-    offer is open, by user id (``Table.rematch`` of the finished table); None for any other
-    room."""
+    offer is open, by user id (``games.conduct.kept_places``); None for any other room."""
     if room.kind != Table.Kind.FRIENDS or room.status != Table.Status.WAITING:
         return None
     finished = Table.objects.filter(rematch__code=room.code, rematch__state="open").first()
     if finished is None:
         return None
-    seats = list(finished.seats.all())
-    kept = {seat.user_id: conduct.rematch_place(seat.number, finished.rematch["first"], len(seats),
-                                                person=seat.user_id is not None, left=seat.resigned)
-            for seat in seats}
-    return {user: place for user, place in kept.items() if place is not None}
+    return conduct.kept_places(life_of(finished, list(finished.seats.all()), None))
 
 
-def _open_rematch(table: Table, seats: list[Seat], first: Seat) -> dict:
+def _open_rematch_room(table: Table, seats: list[Seat], first: int) -> str:
+    """The new room of a rematch of ``table`` whose offer the person at seat ``first`` opened:
+    its code."""
     players = len(seats)
-    order = [seats[(first.number + k) % players] for k in range(players)]
+    order = [seats[(first + k) % players] for k in range(players)]
     room = create_table(
-        first.user, Rules.from_dict(table.rules), kind=Table.Kind.FRIENDS,
+        order[0].user, Rules.from_dict(table.rules), kind=Table.Kind.FRIENDS,
         seat_bots=[None if seat.user_id and not seat.resigned else (seat.bot_level or Seat.BotLevel.MEDIUM)
                    for seat in order],
         rated=table.rated, turn_timer_seconds=table.turn_timer_seconds, chat=table.chat,
     )
-    until = timezone.now() + timedelta(seconds=REMATCH_SECONDS)
-    schedule("games.rematch_expired", table.pk, room.code, countdown=REMATCH_SECONDS)
-    return {"code": room.code, "state": "open", "first": first.number, "answers": {}, "until": until.isoformat()}
+    return room.code
 
 
-def _store_rematch(table: Table, offer: dict) -> None:
-    table.rematch = offer
+def _store_rematch(table: Table, after: conduct.Step, code: str) -> None:
+    """Keep the rematch of ``after`` (the step of an answer or of its time running out) on the
+    finished ``table``, announce it, and schedule the end of its time when it was opened."""
+    store_rematch(table, after.life.rematch, code)
     table.version += 1
     table.save(update_fields=["rematch", "version", "updated_at"])
-    notify_after_commit(table, [{"type": "rematch", "state": offer["state"]}])
+    schedule_deadlines(table, after.life, after.deadlines, timezone.now().timestamp())
+    notify_after_commit(table, list(after.events))
 
 
 def rematch_expired(table_id: int, code: str) -> bool:
@@ -269,15 +228,12 @@ def rematch_expired(table_id: int, code: str) -> bool:
     marked late and the new room is closed. Returns True if it was still open."""
     with task_batch(), transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table_id)
-        offer = table.rematch
-        if offer is None or offer["code"] != code or offer["state"] != "open":
+        if table.rematch is None or table.rematch["code"] != code:
             return False
-        if timezone.now() < datetime.fromisoformat(offer["until"]):
-            return False  # too early (a task runner that ignores countdowns)
-        for seat in table.seats.filter(user__isnull=False, resigned=False):
-            offer["answers"].setdefault(str(seat.user_id), "late")
+        _, after = conduct_step(table, list(table.seats.all()), None, conduct.RematchDue())
+        if not after.events:
+            return False
         room = Table.objects.get(code=code)
         abandon_table(room.pk, "Not everyone answered the rematch in time.", before_start=True)
-        offer["state"] = "closed"
-        _store_rematch(table, offer)
+        _store_rematch(table, after, code)
     return True
