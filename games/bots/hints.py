@@ -137,20 +137,17 @@ def reason_for(view, card: Card) -> str:
 
 
 def _describe(view, k: Knowledge, card: Card, code) -> str:
-    c = card.index
-    s = card.symbol
-    cfg = k.cfg
+    c, s = card.index, card.symbol
     d = k.deal
     trick = d.trick
-    out = k.outstanding
-    threat = policy.moon_threat(cfg, k.me, d.taken, d.played)
+    threat = policy.moon_threat(k.cfg, k.me, d.taken, d.played)
     if len(view.legal) == 1:
-        if d.first_trick and not trick and cfg.lowest_club:
+        if d.first_trick and not trick and k.cfg.lowest_club:
             return f"Lead the {s}: the lowest club always leads the first trick"
         if trick and card.suit == view.current_trick[0][1].suit:
             return f"Play the {s}: it is your only {card.suit.plural[:-1]}, and you must follow suit"
         return f"Play the {s}: it is your only legal card"
-    if code == Reason.SHOOT or policy.shooting(d, out):
+    if code == Reason.SHOOT or policy.shooting(d, k.outstanding):
         return f"Play the {s}: every card you hold is a winner, so take the moon"
     if code == Reason.MOON_TRY:
         if trick and c // 13 == trick[0] // 13 and c > d.best:
@@ -193,18 +190,14 @@ def _describe_lead(k: Knowledge, card: Card, code, threat: int) -> str:
 
 def _describe_follow(k: Knowledge, card: Card, threat: int) -> str:
     """Why play ``card``, of the suit led."""
-    c = card.index
-    s = card.symbol
-    cfg = k.cfg
-    d = k.deal
-    trick = d.trick
-    out = k.outstanding
+    c, s = card.index, card.symbol
+    trick = k.deal.trick
     led = trick[0] // 13
-    best = d.best
+    best = k.deal.best
     best_card = Card.from_index(best)
     bname = best_card.rank.word
     last = len(trick) == k.n - 1
-    tp = sum(cfg.points[x] for x in trick)
+    tp = sum(k.cfg.points[x] for x in trick)
     if c == QS and best > QS:
         return f"Dump the queen of spades under the {bname}: it takes the trick, not you"
     if c < best:
@@ -219,7 +212,7 @@ def _describe_follow(k: Knowledge, card: Card, threat: int) -> str:
     if last:
         return f"You must take this trick: shed your highest {suit_word}, the {s}"
     mine_over = k.hand & SUIT_MASKS[led] & ~((1 << best) - 1)
-    if led == 2 and out >> QS & 1 and c < QS:
+    if led == 2 and k.outstanding >> QS & 1 and c < QS:
         return f"Play the {s}: you can't go under the {bsym}, but stay below the queen of spades"
     if c == (mine_over & -mine_over).bit_length() - 1:
         return f"Play the {s}, your lowest {suit_word}: you can't go under the {bsym}, and a later player may still beat it"
