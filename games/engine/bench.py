@@ -12,6 +12,14 @@ Run ``python -m games.engine.bench [seconds]``.  Timed in process CPU time
   random cards each, play random legal cards, score — what a Monte Carlo bot's random
   rollouts cost.  Also timed: :func:`games.engine.kernel.random_playout` alone from a
   fresh deal.
+
+``python -m games.engine.bench --openspiel [seconds]`` puts OpenSpiel's hearts beside them
+(``requirements-bench.txt``; never needed by the site): the kernel against OpenSpiel's C++
+playing whole random hands by itself (``pyspiel.evaluate_bots`` with uniform random bots),
+and the full API against OpenSpiel's hearts driven from Python (``legal_actions`` and
+``apply_action`` for every move and chance outcome).  Each pair runs in one process in
+alternating slots of CPU time (:func:`side_by_side`), so a machine that speeds up or slows
+down during the run affects both sides alike: only the ratio within one run is a figure.
 """
 
 from __future__ import annotations
@@ -97,6 +105,90 @@ def bench_playout(seconds: float = 2.0, rules: "Rules | None" = None) -> float:
     return n / (time.process_time() - t0)
 
 
+OPENSPIEL_RULES = {"qs_breaks_hearts": False}
+"""OpenSpiel's hearts set to our default rules (as ``games.bots.outside_arena`` plays it)."""
+
+
+def openspiel_cpp_hands(pyspiel, seconds: float) -> tuple[int, float]:
+    """Whole random hands of OpenSpiel's hearts played by its C++ alone (deal, pass, play,
+    score): how many in about ``seconds`` of CPU, and the CPU they took."""
+    game = pyspiel.load_game("hearts", OPENSPIEL_RULES)
+    bots = [pyspiel.make_uniform_random_bot(seat, seat + 1) for seat in range(4)]
+    evaluate, new_state = pyspiel.evaluate_bots, game.new_initial_state
+    n = 0
+    t0 = time.process_time()
+    while time.process_time() - t0 < seconds:
+        for _ in range(100):
+            evaluate(new_state(), bots, n)
+            n += 1
+    return n, time.process_time() - t0
+
+
+def openspiel_python_hands(pyspiel, seconds: float) -> tuple[int, float]:
+    """Whole random hands of OpenSpiel's hearts driven from Python, as a web layer would drive
+    it: every chance outcome and action applied through its Python API."""
+    game = pyspiel.load_game("hearts", OPENSPIEL_RULES)
+    rnd = random.Random(1).random
+    n = 0
+    t0 = time.process_time()
+    while time.process_time() - t0 < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            # chance outcomes (the deal, the pass direction) are uniform in hearts: drawn from
+            # legal_actions like a move, the cheapest way OpenSpiel's API offers
+            actions = state.legal_actions()
+            state.apply_action(actions[int(rnd() * len(actions))])
+        n += 1
+    return n, time.process_time() - t0
+
+
+def side_by_side(sides: dict, slot: float, rounds: int) -> dict[str, float]:
+    """Hands per CPU-second of each of ``sides`` (name: a function of seconds giving the hands
+    played and the CPU they took), run in turn for ``slot`` CPU-seconds, ``rounds`` times.
+
+    >>> rates = side_by_side({"a": lambda s: (10, 0.5), "b": lambda s: (3, 1.0)}, slot=0.5, rounds=2)
+    >>> rates
+    {'a': 20.0, 'b': 3.0}
+    """
+    hands = dict.fromkeys(sides, 0)
+    cpu = dict.fromkeys(sides, 0.0)
+    for _ in range(rounds):
+        for name, run in sides.items():
+            played, took = run(slot)
+            hands[name] += played
+            cpu[name] += took
+    return {name: hands[name] / cpu[name] for name in sides}
+
+
+def _ours(bench):
+    """One of this module's benchmarks as a side of :func:`side_by_side`."""
+    def run(seconds: float) -> tuple[int, float]:
+        t0 = time.process_time()
+        rate = bench(seconds)
+        took = time.process_time() - t0
+        return round(rate * took), took
+    return run
+
+
+def compare_with_openspiel(seconds: float, slot: float = 0.5) -> None:
+    """Print the kernel against OpenSpiel's C++ and the full API against OpenSpiel driven from
+    Python, each pair timed side by side for about ``seconds`` of CPU per side."""
+    import pyspiel  # optional: requirements-bench.txt
+
+    rounds = max(1, round(seconds / slot))
+    print(f"Side by side with OpenSpiel {getattr(pyspiel, '__version__', '')} (hearts, our default rules), "
+          f"in alternating slots of {slot:g} CPU-s, {rounds} per side; hands per CPU-second:")
+    pairs = (
+        ("kernel.random_deal_points", bench_kernel, "OpenSpiel C++ (evaluate_bots, random bots)", openspiel_cpp_hands),
+        ("full API (Game.new, legal, apply)", bench_api, "OpenSpiel from Python (pyspiel API)", openspiel_python_hands),
+    )
+    for our_name, ours, their_name, theirs in pairs:
+        rates = side_by_side({our_name: _ours(ours), their_name: lambda s, theirs=theirs: theirs(pyspiel, s)},
+                             slot, rounds)
+        print(f"  {our_name:<36} {rates[our_name]:9,.0f}   {their_name:<44} {rates[their_name]:9,.0f}"
+              f"   ours / theirs {rates[our_name] / rates[their_name]:.2f}x")
+
+
 def best_of(bench, seconds: float, runs: int = 3) -> float:
     """The best of ``runs`` measurements (a loaded machine only ever makes a run slower)."""
     return max(bench(seconds) for _ in range(runs))
@@ -104,6 +196,9 @@ def best_of(bench, seconds: float, runs: int = 3) -> float:
 
 def main(argv: "list[str] | None" = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--openspiel"]:
+        compare_with_openspiel(float(argv[1]) if len(argv) > 1 else 10.0)
+        return
     seconds = float(argv[0]) if argv else 3.0
     print(
         f"Hearts engine benchmark: 4 players, default rules, one core; hands per CPU-second "

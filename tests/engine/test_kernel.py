@@ -214,3 +214,17 @@ def test_random_playout_from_the_deal_equals_playing_card_by_card(rules):
         kernel.plain_random_playout(plain, random.Random(seed))
         for field in Deal.__slots__:
             assert getattr(fast, field) == getattr(plain, field), (seed, field)
+
+
+def test_the_openspiel_slot_plays_whole_hands_beside_ours():
+    """The bench's OpenSpiel side (benchmark only: skipped where OpenSpiel is not installed)."""
+    pyspiel = pytest.importorskip("pyspiel")
+    from games.engine import bench
+
+    hands, cpu = bench.openspiel_cpp_hands(pyspiel, 0.05)
+    assert hands >= 100 and cpu >= 0.05
+    hands, cpu = bench.openspiel_python_hands(pyspiel, 0.05)
+    assert hands >= 1 and cpu >= 0.05
+    sides = {"ours": bench._ours(bench.bench_kernel), "theirs": lambda s: bench.openspiel_cpp_hands(pyspiel, s)}
+    rates = bench.side_by_side(sides, slot=0.05, rounds=2)
+    assert set(rates) == {"ours", "theirs"} and min(rates.values()) > 0
