@@ -44,7 +44,7 @@ import sys
 import time
 from multiprocessing import Pool
 
-from games.engine import Game, Rules
+from games.engine import Card, Game, Rules
 
 from . import LEVELS, choose_action
 
@@ -100,6 +100,7 @@ class _DealWatch:
         self.broken_in: "int | None" = None
         self.club_void = False
         self.trick = 1
+        self.tricks: list[tuple[int, int, bool]] = []  # each trick's taker, its points, whether it held the Q♠
 
     def see(self, events) -> None:
         for e in events:
@@ -108,12 +109,15 @@ class _DealWatch:
                 self.trick = e["trick"]
             elif kind == "hearts_broken" and self.broken_in is None:
                 self.broken_in = self.trick
-            elif kind == "trick_won" and e["trick"] == 1 and e["cards"][0] == "2C":
-                self.club_void = any(c[1] != "C" for c in e["cards"])
+            elif kind == "trick_won":
+                self.tricks.append((e["seat"], e["points"], "QS" in e["cards"]))
+                if e["trick"] == 1 and e["cards"][0] == "2C":
+                    self.club_void = any(c[1] != "C" for c in e["cards"])
 
     def record(self, g: Game, times) -> dict:
         return {"points": list(g.deal_points), "shooter": g.moon_shooter, "times": times,
-                "passing": self.passing, "broken_in": self.broken_in, "club_void": self.club_void}
+                "passing": self.passing, "broken_in": self.broken_in, "club_void": self.club_void,
+                "tricks": self.tricks}
 
 
 def _act(view, level, seed: int, options: dict, outside: dict):
@@ -320,6 +324,76 @@ def summarize(result: dict) -> dict:
     return out
 
 
+PHASES = ("moons", "queen", "tricks 1-4", "tricks 5-9", "tricks 10-13")
+"""Where a hand's points come from (:func:`where_points_go`): hands with a moon as scored;
+in the others, the queen of spades and the other points taken, by when the trick was."""
+
+
+def _phase_of_trick(trick: int, tricks: int) -> str:
+    """The phase of the ``trick``-th trick (from 1) of a deal of ``tricks`` tricks: the first
+    four, the last four, and those between."""
+    if trick <= 4:
+        return PHASES[2]
+    return PHASES[4] if trick > tricks - 4 else PHASES[3]
+
+
+def where_points_go(result: dict) -> dict:
+    """Each level's points per hand split by where they come from (:data:`PHASES`), in hands
+    with a pass and hold hands apart: the parts add up to the points per hand. In a duplicate
+    match each level plays the same cards, so the difference of two levels in one part says
+    where one loses points to the other. (Queen points are what the rules give the Q♠ in
+    taking it, Black Maria's other spades included in the tricks'.)
+
+    >>> result = {"levels": ["a", "b", "b"], "rules": Rules(players=3), "deals": [[
+    ...     {"seating": ["a", "b", "b"], "points": [13, 0, 0], "shooter": None, "passing": True,
+    ...      "tricks": [(0, 13, True)] + [(1, 0, False)] * 16},
+    ...     {"seating": ["b", "a", "b"], "points": [26, 0, 26], "shooter": 1, "passing": True, "tricks": []}]]}
+    >>> split = where_points_go(result)
+    >>> split["a"]["pass"]["queen"], split["a"]["pass"]["moons"], split["b"]["pass"]["moons"]
+    (6.5, 0.0, 13.0)
+    """
+    rules = result["rules"]
+    queen_points = rules.card_points(Card.parse("QS"))
+    levels = list(dict.fromkeys(result["levels"]))
+    sums = {lv: {kind: dict.fromkeys(PHASES, 0.0) for kind in ("pass", "hold")} for lv in levels}
+    hands = {lv: {"pass": 0, "hold": 0} for lv in levels}
+    for deal in result["deals"]:
+        for res in deal:
+            kind = "pass" if res["passing"] else "hold"
+            tricks = len(res["tricks"])
+            for seat, lv in enumerate(res["seating"]):
+                hands[lv][kind] += 1
+                split = sums[lv][kind]
+                if res["shooter"] is not None:
+                    split["moons"] += res["points"][seat]
+                    continue
+                for number, (taker, points, queen) in enumerate(res["tricks"], start=1):
+                    if taker == seat:
+                        if queen:
+                            split["queen"] += queen_points
+                            points -= queen_points
+                        split[_phase_of_trick(number, tricks)] += points
+    return {lv: {kind: {phase: total / max(1, hands[lv][kind]) for phase, total in sums[lv][kind].items()}
+                 | {"hands": hands[lv][kind]} for kind in ("pass", "hold")} for lv in levels}
+
+
+def format_where_points_go(result: dict, indent: str = "") -> str:
+    """:func:`where_points_go` as a table, with each level's difference from the first."""
+    split = where_points_go(result)
+    levels = list(split)
+    lines = [f"{indent}{'points per hand':<26}" + "".join(f"{lv:>12}" for lv in levels)
+             + "".join(f"{lv + ' - ' + levels[0]:>22}" for lv in levels[1:])]
+    for kind in ("pass", "hold"):
+        if not split[levels[0]][kind]["hands"]:
+            continue
+        for phase in PHASES + ("all",):
+            values = [sum(split[lv][kind][p] for p in PHASES) if phase == "all" else split[lv][kind][phase]
+                      for lv in levels]
+            lines.append(f"{indent}{kind + ' hands, ' + phase:<26}" + "".join(f"{v:>12.2f}" for v in values)
+                         + "".join(f"{v - values[0]:>+22.2f}" for v in values[1:]))
+    return "\n".join(lines)
+
+
 def play_stats(result: dict) -> dict:
     """The statistics of play of a run: moons per hand and per game by level (per hand and
     game a seat of that level played); over the hands, how often someone shot the moon,
@@ -477,6 +551,9 @@ def format_report(result: dict) -> str:
     lines.append("(decision times: CPU ms on one core, all decisions and those with a real choice; "
                  "wall ms includes waiting for a busy machine)")
     lines += ["", "Statistics of play", format_play_stats(play_stats(result), "  ")]
+    if all("tricks" in res for deal in result["deals"] for res in deal):
+        lines += ["", "Where the points come from (hands with a moon as scored; in the others, by trick)",
+                  format_where_points_go(result, "  ")]
     if len(s) > 1:
         lines.append("")
         for a, b, md, half in _paired_differences(s):

@@ -81,3 +81,20 @@ def test_a_deal_tells_when_hearts_broke_and_who_could_not_follow_the_two_of_club
             first = replay.tricks[0]
     assert res["broken_in"] == tricks_before_a_heart
     assert res["club_void"] == any(c.suit != "C" for c in first.cards) and not res["passing"]
+
+
+def test_where_the_points_come_from_adds_up_to_the_points_per_hand():
+    """Each level's split by phase (moons, the queen, tricks by when) sums to its points per
+    hand, in hands with a pass and hold hands alike, and a moon's points are counted as moon."""
+    res = arena.run(["medium", "easy", "easy", "easy"], 8, seed=5)
+    split = arena.where_points_go(res)
+    for level in ("medium", "easy"):
+        for kind in ("pass", "hold"):
+            hands = [(r, seat) for deal in res["deals"] for r in deal for seat, lv in enumerate(r["seating"])
+                     if lv == level and r["passing"] == (kind == "pass")]
+            assert split[level][kind]["hands"] == len(hands) > 0
+            total = sum(r["points"][seat] for r, seat in hands)
+            assert abs(sum(split[level][kind][phase] for phase in arena.PHASES) * len(hands) - total) < 1e-6
+            moons = sum(r["points"][seat] for r, seat in hands if r["shooter"] is not None)
+            assert abs(split[level][kind]["moons"] * len(hands) - moons) < 1e-6
+    assert "pass hands, tricks 10-13" in arena.format_where_points_go(res)
