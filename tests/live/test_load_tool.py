@@ -35,6 +35,6 @@ def test_a_small_load_run_plays_every_move_and_loses_nothing(tmp_path):
     # The tool's own share of six moves can round to 0.0 cores (the clock ticks in 10 ms).
     assert cores["available"] >= 1 and cores["servers"] > 0 and cores["load_tool"] >= 0
     assert cores["busy"] >= cores["servers"] + cores["load_tool"] - 0.2 and cores["steal"] >= 0
-    assert report["calibration_ms"] > 0
+    assert report["calibration_ms"]["before"] > 0 and report["calibration_ms"]["after"] > 0
     lines = timeline.read_text().splitlines()
     assert len(lines) == 6 and all(float(line.split()[1]) > 0 for line in lines)

@@ -24,9 +24,9 @@ Runs of one command on machines of one kind can differ by half or more: the figu
 how fast a core is and on what else uses the cores. So the report says, for the time of play,
 where the machine's cores went (``cores``: busy in all, the started servers', this tool's own,
 everything else's, and the hypervisor's ``steal``, from ``/proc``) and how fast this machine ran
-a fixed piece of Python just before (``calibration_ms``, :func:`calibrate`): divide
-``server_cpu_ms_per_move`` by it to compare machines, and read a p95 beside ``cores.other`` and
-``cores.steal``.
+a fixed piece of Python before and after play (``calibration_ms``, :func:`calibrate`): when
+the two differ, the machine changed speed during the run. Read a p95 beside ``cores.other``
+and ``cores.steal``, and compare code by runs made one after the other, several of each.
 """
 import argparse
 import asyncio
@@ -411,15 +411,17 @@ def machine_ticks() -> tuple[int, int]:
 
 
 def calibrate(rounds: int = 5) -> float:
-    """Milliseconds this machine takes for a fixed piece of pure Python (the best of
-    ``rounds``): how fast a core is right now, to compare runs made on different machines."""
+    """CPU milliseconds this process takes for a fixed piece of pure Python (the best of
+    ``rounds``): how fast a core is right now. Taken before and after play: a core's speed
+    drifts from one minute to the next on a shared machine, so the two tell whether it did
+    during the run."""
     best = float("inf")
     for _ in range(rounds):
-        started = time.perf_counter()
+        started = time.process_time()
         total = 0
         for number in range(300_000):
             total += number * number % 7
-        best = min(best, time.perf_counter() - started)
+        best = min(best, time.process_time() - started)
     return round(best * 1000, 1)
 
 
@@ -538,7 +540,7 @@ def main(argv=None):
                        "mean": round(statistics.fmean(ms), 1) if ms else None},
         "lost_updates": stats.lost, "duplicated_updates": stats.duplicated, "seats_behind_at_end": behind,
         "stalled_tables": stats.stalled_tables, "tables_without_state": stats.no_state_tables, "ended_early": stats.ended_early, "errors": stats.errors, "error_samples": stats.error_samples,
-        "cores": stats.cores, "calibration_ms": calibration_ms,
+        "cores": stats.cores, "calibration_ms": {"before": calibration_ms, "after": calibrate()},
         "channel_layer": settings.CHANNEL_LAYERS["default"]["BACKEND"].rsplit(".", 1)[-1],
         "database": settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1],
     }, indent=2))
