@@ -247,7 +247,6 @@ def table_context(table: TableFacts, game: Game, steps: list[Step], view, *, spe
       countdown), ``hint``, ``notes`` (learn mode), ``rules_lines``, ``score_sheet`` (each
       scored deal's ``points`` by seat, and its ``moon`` shooter), and the table's URLs.
     """
-    live = table.live
     # ``me``: the seat at the bottom of the table; ``you``: the viewer's seat, None for someone
     # watching, who sees the table from seat ``me``'s place and only what is public.
     me = view.seat
@@ -255,34 +254,14 @@ def table_context(table: TableFacts, game: Game, steps: list[Step], view, *, spe
     n = view.players
     me_dict, opponents, seats = _seat_dicts(table.people, view, me, you)
     names = {number: info["full_name"] for number, info in seats.items()}
-    is_learn = table.kind == "learn"
     ended = table.status in ("finished", "abandoned")
-
-    # What the viewer has done this deal: the passed-card dots last until their first play.
-    my_steps_this_deal = [s for s in _steps_of_deal(steps, view.deal_number) if s.seat == you]
-    played_this_deal = any(s.kind == "play" for s in my_steps_this_deal)
-    received = set(view.received or ()) if view.phase == "play" and not played_this_deal else set()
-
-    hint_info = _hint(hint)
-    hinted_codes = set(hint_info["codes"]) if hint_info else set()
-
-    my_turn = you in view.to_act and not ended
-    hand, hand_why = _hand(view, game, names, my_turn, ended, received, hinted_codes)
-
+    yours = _yours(view, game, steps, seats, names, you, ended, hint)
     trick, last_trick, previous_trick = _tricks_shown(view, steps, seats)
-
-    passing = _passing(view, seats, names) if view.phase == "pass" and not ended and you is not None else None
-    received_info = (_received(view, names) if view.phase == "play" and view.received and not played_this_deal
-                     else None)
-    moon = _moon(view, seats, names, you, hint_info) if view.phase == "moon_choice" and not ended else None
-
-    deal_summary = _last_deal_shown(view, steps, names, you, ended, acted_this_deal=bool(my_steps_this_deal))
     game_over = _game_over(table, view, seats, you) if view.phase == "over" or ended else None
-
     status_text = _status_text(view, seats, you, ended, table)
-
     context = {
         **_about_the_table(table, spectator, ended),
+        **yours,
         "seat": me,
         "players": n,
         "phase": view.phase,
@@ -290,7 +269,6 @@ def table_context(table: TableFacts, game: Game, steps: list[Step], view, *, spe
         "hearts_broken": view.hearts_broken,
         "pass_direction": str(view.pass_direction),
         "pass_direction_text": _direction_text(view, names),
-        "my_turn": my_turn,
         "turn": " ".join(str(s) for s in view.to_act) if not ended else "",
         "is_over": view.phase == "over" or ended,
         "error": error,
@@ -300,29 +278,48 @@ def table_context(table: TableFacts, game: Game, steps: list[Step], view, *, spe
         "score_list": [{"name": seats[s]["name"], "score": seats[s]["score"], "is_me": seats[s]["is_me"]}
                        for s in range(n)],
         "score_sheet": _score_sheet(steps),
-        "hand": hand,
-        "hand_size": len(view.hand),
         "trick": trick,
         "last_trick": last_trick,
         "previous_trick": previous_trick,
-        "passing": passing,
-        "received": received_info,
-        "moon": moon,
-        "deal_summary": deal_summary,
         "game_over": game_over,
         "status_text": status_text,
-        "hand_why": hand_why,
         "announcement": _announcement(steps[-1] if steps else None, seats, status_text, view.deal_number)
                         + (f" {game_over['winners_text']}" if game_over else ""),
-        "hint": hint_info,
         # Shown by the stylesheet only while it is your turn (#table.my-turn), so that a change
         # of turn does not send the hand again.
-        "can_hint": not live and not spectator and view.phase in ("pass", "play", "moon_choice"),
-        **_cards_aside(view, seats, live),
+        "can_hint": not table.live and not spectator and view.phase in ("pass", "play", "moon_choice"),
+        **_cards_aside(view, seats, table.live),
         "target": view.rules.target,
     }
-    context["notes"] = learn.notes(view, steps, names) if is_learn else []
+    context["notes"] = learn.notes(view, steps, names) if table.kind == "learn" else []
     return context
+
+
+def _yours(view, game: Game, steps: list[Step], seats: dict[int, dict], names: dict[int, str], you: "int | None",
+           ended: bool, hint) -> dict:
+    """What of the table is the viewer's own (``you``; None for a watcher): their hand, with
+    the cards passed to them marked until their first play, whether it is their turn, their
+    pass, the cards they received, the moon's choice, the hint and the last deal's summary."""
+    # What the viewer has done this deal: the passed-card dots last until their first play.
+    my_steps_this_deal = [s for s in _steps_of_deal(steps, view.deal_number) if s.seat == you]
+    played_this_deal = any(s.kind == "play" for s in my_steps_this_deal)
+    received = set(view.received or ()) if view.phase == "play" and not played_this_deal else set()
+    hint_info = _hint(hint)
+    hinted_codes = set(hint_info["codes"]) if hint_info else set()
+    my_turn = you in view.to_act and not ended
+    hand, hand_why = _hand(view, game, names, my_turn, ended, received, hinted_codes)
+    return {
+        "my_turn": my_turn,
+        "hand": hand,
+        "hand_size": len(view.hand),
+        "hand_why": hand_why,
+        "passing": _passing(view, seats, names) if view.phase == "pass" and not ended and you is not None else None,
+        "received": (_received(view, names) if view.phase == "play" and view.received and not played_this_deal
+                     else None),
+        "moon": _moon(view, seats, names, you, hint_info) if view.phase == "moon_choice" and not ended else None,
+        "deal_summary": _last_deal_shown(view, steps, names, you, ended, acted_this_deal=bool(my_steps_this_deal)),
+        "hint": hint_info,
+    }
 
 
 def _about_the_table(table: TableFacts, spectator: bool, ended: bool) -> dict:
