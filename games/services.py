@@ -242,7 +242,7 @@ def life_of(table: Table, seats: list[Seat], game: Game | None, *, kept: dict[in
                 seat.number, seat.user_id, standing_in=seat.standing_in, resigned=seat.resigned,
                 connected=seat.connected, timeouts_in_a_row=seat.timeouts_in_a_row,
                 gone_since=seat.left_at.timestamp() if seat.left_at else None,
-                empty=not seat.bot_level,
+                empty=seat.is_empty,
             )
             for seat in sorted(seats, key=lambda seat: seat.number)
         ),

@@ -73,8 +73,9 @@ def take_seat(table_id: int, user, seat_number: int | None = None) -> Seat:
         table = Table.objects.select_for_update().get(pk=table_id)
         seats = list(table.seats.all())
         waiting = table.status == Table.Status.WAITING
+        # Read only where the rules may sit them: their sockets follow them to the seat.
         sat = conduct.Sat(
-            user.pk, seat_number, connected=has_open_socket(table_id, user),  # their sockets follow them to the seat
+            user.pk, seat_number, connected=waiting and has_open_socket(table_id, user),
             elsewhere=waiting and table.is_live and bool(live_games_in_progress([user], besides=table.pk)),
         )
         seats, events = apply_conduct(table, seats, None, sat, kept=_kept_seats(table) if waiting else None)
@@ -172,7 +173,8 @@ def answer_rematch(table_id: int, user, yes: bool) -> dict | None:
         offer = after.life.rematch
         if offer is None:
             return None
-        code = table.rematch["code"] if table.rematch else _open_rematch_room(table, seats, offer.first)
+        stayed = set(conduct.stayed_to_the_end(after.life.seats))
+        code = table.rematch["code"] if table.rematch else _open_rematch_room(table, seats, offer.first, stayed)
         room = Table.objects.get(code=code)
         if yes:
             mine = after.life.seat_of(user.pk)
@@ -180,7 +182,7 @@ def answer_rematch(table_id: int, user, yes: bool) -> dict | None:
         if offer.state == "closed":
             abandon_table(room.pk, f"{user.public_name} said no to the rematch.", before_start=True)
         elif offer.state == "started":
-            _refuse_if_playing_elsewhere(room, [seat.user for seat in seats if seat.user_id in conduct.stayed_to_the_end(after.life.seats)])
+            _refuse_if_playing_elsewhere(room, [seat.user for seat in seats if seat.user_id in stayed])
             start_table(room.pk)
             count_watchers(room.pk)
             start_grace_for_absent(room.pk)
@@ -199,15 +201,14 @@ def _kept_seats(room: Table) -> dict[int, int] | None:
     return conduct.kept_places(life_of(finished, list(finished.seats.all()), None))
 
 
-def _open_rematch_room(table: Table, seats: list[Seat], first: int) -> str:
-    """The new room of a rematch of ``table`` whose offer the person at seat ``first`` opened:
-    its code."""
+def _open_rematch_room(table: Table, seats: list[Seat], first: int, stayed: set[int]) -> str:
+    """The new room of a rematch of ``table`` whose offer the person at seat ``first`` opened,
+    a seat for each of the people who ``stayed`` and a computer in the others: its code."""
     players = len(seats)
     order = [seats[(first + k) % players] for k in range(players)]
     room = create_table(
         order[0].user, Rules.from_dict(table.rules), kind=Table.Kind.FRIENDS,
-        seat_bots=[None if seat.user_id and not seat.resigned else (seat.bot_level or Seat.BotLevel.MEDIUM)
-                   for seat in order],
+        seat_bots=[None if seat.user_id in stayed else (seat.bot_level or Seat.BotLevel.MEDIUM) for seat in order],
         rated=table.rated, turn_timer_seconds=table.turn_timer_seconds, chat=table.chat,
     )
     return room.code
