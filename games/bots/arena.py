@@ -324,9 +324,10 @@ def summarize(result: dict) -> dict:
     return out
 
 
-PHASES = ("moons", "queen", "tricks 1-4", "tricks 5-9", "tricks 10-13")
+PHASES = ("moons", "queen", "first 4 tricks", "middle tricks", "last 4 tricks")
 """Where a hand's points come from (:func:`where_points_go`): hands with a moon as scored;
-in the others, the queen of spades and the other points taken, by when the trick was."""
+in the others, the queen of spades and the other points taken, by when the trick was (with
+four players: tricks 1–4, 5–9 and 10–13)."""
 
 
 def _phase_of_trick(trick: int, tricks: int) -> str:
@@ -551,9 +552,8 @@ def format_report(result: dict) -> str:
     lines.append("(decision times: CPU ms on one core, all decisions and those with a real choice; "
                  "wall ms includes waiting for a busy machine)")
     lines += ["", "Statistics of play", format_play_stats(play_stats(result), "  ")]
-    if all("tricks" in res for deal in result["deals"] for res in deal):
-        lines += ["", "Where the points come from (hands with a moon as scored; in the others, by trick)",
-                  format_where_points_go(result, "  ")]
+    lines += ["", "Where the points come from (hands with a moon as scored; in the others, by trick)",
+              format_where_points_go(result, "  ")]
     if len(s) > 1:
         lines.append("")
         for a, b, md, half in _paired_differences(s):

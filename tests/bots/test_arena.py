@@ -97,4 +97,4 @@ def test_where_the_points_come_from_adds_up_to_the_points_per_hand():
             assert abs(sum(split[level][kind][phase] for phase in arena.PHASES) * len(hands) - total) < 1e-6
             moons = sum(r["points"][seat] for r, seat in hands if r["shooter"] is not None)
             assert abs(split[level][kind]["moons"] * len(hands) - moons) < 1e-6
-    assert "pass hands, tricks 10-13" in arena.format_where_points_go(res)
+    assert "pass hands, last 4 tricks" in arena.format_where_points_go(res)
