@@ -59,7 +59,9 @@ def api_game(rules: Rules, seed: int, rng: random.Random) -> int:
     return hands
 
 
-def bench_api(seconds: float = 2.0, rules: "Rules | None" = None) -> float:
+def api_hands(seconds: float = 2.0, rules: "Rules | None" = None) -> tuple[int, float]:
+    """Whole games through the full API for about ``seconds`` of CPU: the hands played and
+    the CPU they took."""
     rules = rules or Rules()
     rng = random.Random(1)
     hands = games = 0
@@ -68,10 +70,12 @@ def bench_api(seconds: float = 2.0, rules: "Rules | None" = None) -> float:
     while time.process_time() < end:
         hands += api_game(rules, games, rng)
         games += 1
-    return hands / (time.process_time() - t0)
+    return hands, time.process_time() - t0
 
 
-def bench_kernel(seconds: float = 2.0, rules: "Rules | None" = None) -> float:
+def kernel_hands(seconds: float = 2.0, rules: "Rules | None" = None) -> tuple[int, float]:
+    """:func:`games.engine.kernel.random_deal_points` for about ``seconds`` of CPU: the hands
+    played and the CPU they took."""
     cfg = kernel.config(rules or Rules())
     rng = random.Random(1)
     play = kernel.random_deal_points
@@ -82,7 +86,17 @@ def bench_kernel(seconds: float = 2.0, rules: "Rules | None" = None) -> float:
         for _ in range(500):
             play(cfg, rng)
         n += 500
-    return n / (time.process_time() - t0)
+    return n, time.process_time() - t0
+
+
+def bench_api(seconds: float = 2.0, rules: "Rules | None" = None) -> float:
+    hands, cpu = api_hands(seconds, rules)
+    return hands / cpu
+
+
+def bench_kernel(seconds: float = 2.0, rules: "Rules | None" = None) -> float:
+    hands, cpu = kernel_hands(seconds, rules)
+    return hands / cpu
 
 
 def bench_playout(seconds: float = 2.0, rules: "Rules | None" = None) -> float:
@@ -160,16 +174,6 @@ def side_by_side(sides: dict, slot: float, rounds: int) -> dict[str, float]:
     return {name: hands[name] / cpu[name] for name in sides}
 
 
-def _ours(bench):
-    """One of this module's benchmarks as a side of :func:`side_by_side`."""
-    def run(seconds: float) -> tuple[int, float]:
-        t0 = time.process_time()
-        rate = bench(seconds)
-        took = time.process_time() - t0
-        return round(rate * took), took
-    return run
-
-
 def compare_with_openspiel(seconds: float, slot: float = 0.5) -> None:
     """Print the kernel against OpenSpiel's C++ and the full API against OpenSpiel driven from
     Python, each pair timed side by side for about ``seconds`` of CPU per side."""
@@ -179,12 +183,11 @@ def compare_with_openspiel(seconds: float, slot: float = 0.5) -> None:
     print(f"Side by side with OpenSpiel {getattr(pyspiel, '__version__', '')} (hearts, our default rules), "
           f"in alternating slots of {slot:g} CPU-s, {rounds} per side; hands per CPU-second:")
     pairs = (
-        ("kernel.random_deal_points", bench_kernel, "OpenSpiel C++ (evaluate_bots, random bots)", openspiel_cpp_hands),
-        ("full API (Game.new, legal, apply)", bench_api, "OpenSpiel from Python (pyspiel API)", openspiel_python_hands),
+        ("kernel.random_deal_points", kernel_hands, "OpenSpiel C++ (evaluate_bots, random bots)", openspiel_cpp_hands),
+        ("full API (Game.new, legal, apply)", api_hands, "OpenSpiel from Python (pyspiel API)", openspiel_python_hands),
     )
     for our_name, ours, their_name, theirs in pairs:
-        rates = side_by_side({our_name: _ours(ours), their_name: lambda s, theirs=theirs: theirs(pyspiel, s)},
-                             slot, rounds)
+        rates = side_by_side({our_name: ours, their_name: lambda s, theirs=theirs: theirs(pyspiel, s)}, slot, rounds)
         print(f"  {our_name:<36} {rates[our_name]:9,.0f}   {their_name:<44} {rates[their_name]:9,.0f}"
               f"   ours / theirs {rates[our_name] / rates[their_name]:.2f}x")
 

@@ -225,6 +225,6 @@ def test_the_openspiel_slot_plays_whole_hands_beside_ours():
     assert hands >= 100 and cpu >= 0.05
     hands, cpu = bench.openspiel_python_hands(pyspiel, 0.05)
     assert hands >= 1 and cpu >= 0.05
-    sides = {"ours": bench._ours(bench.bench_kernel), "theirs": lambda s: bench.openspiel_cpp_hands(pyspiel, s)}
+    sides = {"ours": bench.kernel_hands, "theirs": lambda s: bench.openspiel_cpp_hands(pyspiel, s)}
     rates = bench.side_by_side(sides, slot=0.05, rounds=2)
     assert set(rates) == {"ours", "theirs"} and min(rates.values()) > 0
