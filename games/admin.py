@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
-from games import services, snapshots
+from games import services, storage
 from games.models import Action, Seat, Table
 
 
@@ -160,7 +160,7 @@ class TableAdmin(admin.ModelAdmin):
         if not table.has_game:
             return "Not started"
         try:
-            game = snapshots.game_of(table)
+            game = storage.game_of(table)
         except ValueError as error:  # a log that is not a game: say so rather than fail the page
             return f"The stored log does not replay: {error}"
         return format_html(

@@ -25,12 +25,12 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 
-from games import bots, drawing, snapshots
+from games import bots, drawing, storage
 from games.drawing import Person, TableDrawing, TableFacts, describe_rules
 from games.engine import Game
 from games.history import Step, game_with_history
 from games.models import Seat, Table
-from games.snapshots import Snapshot
+from games.storage import Snapshot
 from ratings.models import PROVISIONAL_GAMES
 
 # Friendly names for computer seats (seat number -> name); the level is shown beside it.
@@ -185,9 +185,9 @@ def table_context(table: Table | Snapshot, seat_number: int, *, hint=None, error
     with the rematch of a finished live game.
 
     ``table`` is a row or, cheaper when several seats are drawn at one version, its
-    :class:`games.snapshots.Snapshot`.
+    :class:`games.storage.snapshots.Snapshot`.
     """
-    snapshot = table if isinstance(table, Snapshot) else snapshots.of_row(table)
+    snapshot = table if isinstance(table, Snapshot) else storage.of_row(table)
     table = snapshot.table
     if snapshot.game is None:
         return {
@@ -218,7 +218,7 @@ def rules_lines(table: Table) -> tuple[str, ...]:
 def hint_for(table: Table | Snapshot, seat_number: int):
     """The computer's advice for this seat now, from its view only (``bots.hint``); None when
     it is not the seat's turn."""
-    view = table.view(seat_number) if isinstance(table, Snapshot) else snapshots.game_of(table).view(seat_number)
+    view = table.view(seat_number) if isinstance(table, Snapshot) else storage.game_of(table).view(seat_number)
     if seat_number not in view.to_act:
         return None
     return bots.hint(view)

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.dispatch import Signal
 from django.utils import timezone
 
-from games import bots, conduct, protocol, snapshots, statements, storage
+from games import bots, conduct, protocol, storage
 from games.engine import Card, Game, IllegalAction, Rules
 from games.models import Action, Seat, Table
 from games.realtime import notify_table
@@ -150,8 +150,8 @@ def submit_action(
 
 def _apply_action(table_id, seat_number, action, expected_version, user, actor) -> ActionOutcome:
     with task_batch(), transaction.atomic():
-        # The stored state is read only when this process has no snapshot of the row.
-        table, seats = snapshots.lock_row(table_id)
+        before = storage.lock(table_id)
+        table, seats = before.table, before.seats
         if table.status == Table.Status.WAITING:
             raise ActionRejected("not_started", "The game has not started yet.")
         if table.status != Table.Status.PLAYING:
@@ -171,29 +171,21 @@ def _apply_action(table_id, seat_number, action, expected_version, user, actor) 
             raise ActionRejected("not_your_seat", "You can only play for your own seat.")
         if user is not None and seat.resigned:
             raise ActionRejected("resigned", "You left this game: a computer plays your seat to the end.")
-        before = snapshots.of_row(table, seats, keep=False)
         game = before.game.copy()
         try:
             events = game.apply(seat_number, action)
         except IllegalAction as error:
             raise ActionRejected("illegal", str(error))
         table.version += 1
-        keep_action = storage.record_action(table, game, actor)
         seats, _ = apply_conduct(table, seats, game, conduct.Moved(
             seat_number, actor, to_act=tuple(game.to_act), passing=game.phase == "pass", ply=game.ply))
         if game.phase == "over":
             seats = _finish(table, game, seats, unsaved=(seat_number, actor))
         else:
             plan_computers(table, game, seats)
-        statements.run_together(keep_action, statements.update(table, MOVE_FIELDS))
-        after = before.after(table, seats, game, events)
-        transaction.on_commit(lambda: snapshots.remember(after))  # before the clients hear of it
+        storage.save_move(before, table, seats, game, events, actor)
         notify_after_commit(table, events)
     return ActionOutcome(version=table.version, events=events)
-
-
-MOVE_FIELDS = ("version", *storage.SUMMARY_FIELDS, "status", "turn_deadline", "finished_at", "updated_at")
-"""The table's columns a move may change (finishing the game included)."""
 
 
 def _same_passing_round(table: Table, expected_version: int, seat_number: int, action) -> bool:
@@ -324,7 +316,7 @@ def apply_conduct(table: Table, seats: list[Seat], game: Game | None, command, *
     if after.life.deadline != before.deadline:
         table.turn_deadline = _moment(after.life.deadline)
     schedule_deadlines(table, after.life, after.deadlines, timezone.now().timestamp())
-    return (snapshots.read_seats(table) if read_again else seats), after.events
+    return (storage.read_seats(table) if read_again else seats), after.events
 
 
 def schedule_deadlines(table: Table, life: conduct.TableLife, deadlines, now: float) -> None:
@@ -386,7 +378,7 @@ def hurry(table_id: int, user) -> bool:
         seats = {seat.number: seat for seat in table.seats.all()}
         if not any(seat.user_id == user.pk for seat in seats.values()):
             return False
-        game = snapshots.game_of(table)
+        game = storage.game_of(table)
         if not any(seats[number].computer_plays for number in game.to_act):
             return False
         schedule("games.play_computer_turns", table.pk, table.version, countdown=0)
@@ -406,7 +398,7 @@ def abandon_table(table_id: int, reason: str, *, before_start: bool = False) -> 
         table.end_reason = reason[:200]
         table.version += 1
         if table.has_game:
-            record_abandoned_game(table, snapshots.game_of(table))
+            record_abandoned_game(table, storage.game_of(table))
         table.save()
         notify_after_commit(table, [{"type": "game_abandoned", "reason": table.end_reason}])
     log.info("table_abandoned table=%s reason=%s", table_id, reason)
@@ -425,7 +417,7 @@ def _finish(table: Table, game: Game, seats: list[Seat], *, unsaved: tuple[int, 
     table.winners = list(conduct.standings(game.scores, left).winners)
     if left:
         Seat.objects.filter(table_id=table.pk, number__in=left).update(counted_as_left=True)
-        seats = snapshots.read_seats(table)  # the snapshot kept after commit shows the result
+        seats = storage.read_seats(table)  # the snapshot kept after commit shows the result
     record_finished_game(table, game, seats, left)  # ratings and statistics
     return seats
 
@@ -448,7 +440,7 @@ def play_computer_turns(table_id: int, version: int) -> int:
         table = Table.objects.get(pk=table_id)
         if table.status != Table.Status.PLAYING or table.version != version:
             return moves
-        game = snapshots.game_of(table)
+        game = storage.game_of(table)
         seats = {seat.number: seat for seat in table.seats.all()}
         computer_seats = [number for number in game.to_act if seats[number].computer_plays]
         if not computer_seats:
@@ -488,7 +480,7 @@ def play_forced_card(table_id: int, version: int) -> bool:
     table = Table.objects.get(pk=table_id)
     if table.status != Table.Status.PLAYING or table.version != version:
         return False
-    forced = forced_card(table, snapshots.game_of(table), {seat.number: seat for seat in table.seats.all()})
+    forced = forced_card(table, storage.game_of(table), {seat.number: seat for seat in table.seats.all()})
     if forced is None:
         return False
     number, card = forced
@@ -521,7 +513,7 @@ def turn_timed_out(table_id: int, deadline_iso: str) -> int:
             return moves
         if table.turn_deadline.isoformat() != deadline_iso or table.turn_deadline > timezone.now():
             return moves
-        game = snapshots.game_of(table)
+        game = storage.game_of(table)
         seats = {seat.number: seat for seat in table.seats.all()}
         people = [number for number in game.to_act if not seats[number].computer_plays]
         if not people:
@@ -555,7 +547,7 @@ def replan_playing_tables() -> int:
     count = 0
     now = timezone.now().timestamp()
     for table in Table.objects.filter(status=Table.Status.PLAYING):
-        game = snapshots.game_of(table)
+        game = storage.game_of(table)
         seats = list(table.seats.all())
         by_number = {seat.number: seat for seat in seats}
         life = life_of(table, seats, game)

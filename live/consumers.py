@@ -41,12 +41,12 @@ from django.template.loader import render_to_string
 from django.utils.html import format_html
 
 from accounts.selectors import has_live_access, live_access_denied_message
-from games import protocol, services, snapshots
+from games import protocol, services, storage
 from games.faults import LAYER_FAULTS, describe
 from games.drawing import TableDrawing, changed_parts
 from games.presenters import draw_table, hint_for, render_table, watching_place
 from games.realtime import remember_server_loop, table_group
-from games.snapshots import Snapshot
+from games.storage import Snapshot
 from live import chat, presence, server
 from live.server import db
 
@@ -87,7 +87,7 @@ UNAVAILABLE = (
 # --------------------------------------------------------------------------- snapshots
 #
 # Every connection at a table hears of every change, and each needs the table at that
-# version: one snapshot (games.snapshots) per change serves them all.
+# version: one snapshot (games.storage.snapshots) per change serves them all.
 
 _loading: dict = {}  # table id -> (loop time the load started, the load's future)
 _presence_heard: dict = {}  # table id -> (id of the newest presence message heard, loop time)
@@ -96,7 +96,7 @@ _presence_heard: dict = {}  # table id -> (id of the newest presence message hea
 async def snapshot_at_least(table_id: int, version: int) -> Snapshot | None:
     """The table at ``version`` or later: from this process's snapshots, from a load already
     on its way (every seat hears of a change at once: one load serves them all), or loaded now."""
-    snapshot = snapshots.cached(table_id, version)
+    snapshot = storage.cached(table_id, version)
     if snapshot is not None:
         return snapshot
     return await shared_load(table_id, version=version)
@@ -135,7 +135,7 @@ async def shared_load(table_id: int, *, version: int = 0, since: float | None = 
     future = loop.create_future()
     _loading[table_id] = (loop.time(), future)
     try:
-        snapshot = await db(snapshots.load)(table_id)
+        snapshot = await db(storage.load)(table_id)
         future.set_result(snapshot)
     except BaseException as error:
         future.set_exception(error)
@@ -262,7 +262,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not server.take_socket_place(self.user.pk, self.table_id):
             return await self.refuse("too_many_sockets", TOO_MANY_SOCKETS, CLOSE_TOO_MANY)
         self.holds_place = True
-        snapshot = await db(snapshots.load)(self.table_id)
+        snapshot = await db(storage.load)(self.table_id)
         if snapshot is None:
             return await self.refuse("no_table", "There is no table here.", CLOSE_NOT_FOUND)
         seat = snapshot.seat_for(self.user.pk)
@@ -514,7 +514,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def send_hint(self):
         """The table with the computer's advice for this seat marked (solo games only)."""
-        snapshot = await db(snapshots.load)(self.table_id)
+        snapshot = await db(storage.load)(self.table_id)
         if snapshot is None or self.seat_number is None or snapshot.game is None:
             return await self.reject("no_seat", "You have no seat at this table, so there is no hint for you.")
         if snapshot.table.is_live:
@@ -591,7 +591,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if since is not None:
             snapshot = await snapshot_read_since(self.table_id, since)
         else:
-            snapshot = snapshots.cached(self.table_id, self.version) or await db(snapshots.load)(self.table_id)
+            snapshot = storage.cached(self.table_id, self.version) or await db(storage.load)(self.table_id)
         if snapshot is not None:
             await self.deliver(snapshot, error=error)
 
@@ -650,7 +650,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 return render_table_html(snapshot, self.seat_number, error)  # no database: no thread hop
             return await db(render_table_html)(snapshot, self.seat_number, error)
         if not snapshot.drawable:
-            snapshot = await db(snapshots.load)(self.table_id) or snapshot
+            snapshot = await db(storage.load)(self.table_id) or snapshot
         sent = self.sent_drawing
         if watching:
             drawing = draw_table(snapshot, self.place, error=error, spectator=True, before=sent)

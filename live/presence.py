@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from games.models import Seat, Table
 from games.realtime import notify_presence
-from games import conduct, snapshots
+from games import conduct, storage
 from games.services import (
     ActionRejected, apply_conduct, apply_conduct_and_announce, life_of, )
 from hearts_site.taskrunner import task_batch
@@ -72,7 +72,7 @@ def connection_opened(table_id: int, user, channel_name: str, server: str) -> Se
             return seat  # they left for good: they may look, the computer keeps playing
         opened = conduct.SocketOpened(seat.number)
         needs_game = table.has_game and conduct.needs_who_acts(life_of(table, seats, None), opened)
-        game = snapshots.game_of(table) if needs_game else None
+        game = storage.game_of(table) if needs_game else None
         events = apply_conduct_and_announce(table, seats, game, opened)
         if events:
             log.info("seat_opened table=%s seat=%s events=%s", table_id, seat.number,
@@ -138,7 +138,7 @@ def stand_in_if_gone(table_id: int, seat_number: int, left_at_iso: str = "") -> 
         if table.status != Table.Status.PLAYING or seat is None or seat.left_at is None:
             return False
         since = datetime.fromisoformat(left_at_iso) if left_at_iso else seat.left_at
-        game = snapshots.game_of(table)
+        game = storage.game_of(table)
         if not apply_conduct_and_announce(table, seats, game, conduct.GraceOver(seat_number, since.timestamp())):
             return False
     log.info("stand_in table=%s seat=%s", table_id, seat_number)
@@ -156,7 +156,7 @@ def reclaim_seat(table_id: int, user) -> bool:
         seat = next((seat for seat in seats if seat.user_id == user.pk), None)
         if seat is None or table.status != Table.Status.PLAYING:
             return False
-        game = snapshots.game_of(table)
+        game = storage.game_of(table)
         if not apply_conduct_and_announce(table, seats, game, conduct.CameBack(seat.number)):
             return False
     log.info("seat_reclaimed table=%s seat=%s", table_id, seat.number)

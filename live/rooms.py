@@ -10,7 +10,7 @@ from collections import defaultdict
 from django.db import transaction
 from django.utils import timezone
 
-from games import conduct, snapshots
+from games import conduct, storage
 from games.engine import Rules
 from games.models import Seat, Table
 from games.services import (
@@ -150,7 +150,7 @@ def resign(table_id: int, user) -> bool:
             raise ActionRejected("no_seat", "You have no seat at this table.")
         if seat.resigned:
             return False
-        apply_conduct_and_announce(table, list(table.seats.all()), snapshots.game_of(table), conduct.Resigned(seat.number))
+        apply_conduct_and_announce(table, list(table.seats.all()), storage.game_of(table), conduct.Resigned(seat.number))
     log.info("resigned table=%s seat=%s", table_id, seat.number)
     return True
 

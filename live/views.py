@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.decorators import live_access_required
 from accounts.selectors import has_live_access, live_access_action, live_access_denied_reason
-from games import presenters, services, snapshots
+from games import presenters, services, storage
 from games.engine import Rules
 from games.models import Seat, Table
 from games.protocol import CHAT_MAX_CHARACTERS, QUICK_PHRASES, table_socket_path, whole_number
@@ -132,7 +132,7 @@ def _room(code):
 def room(request, code):
     """The room's link: the waiting room before the start, the live table after it."""
     table = _room(code)
-    seats = snapshots.read_seats(table)
+    seats = storage.read_seats(table)
     mine = next((seat for seat in seats if seat.user_id == request.user.pk), None)
     context = {
         "table": table, "seats": seats, "seat": mine, "is_host": table.host_id == request.user.pk,
@@ -153,7 +153,7 @@ def room(request, code):
     if mine is None and table.status == Table.Status.WAITING and not has_live_access(request.user):
         context.update(_denied_context(request.user), can_join=False)
     started = table.status != Table.Status.WAITING
-    snapshot = snapshots.of_row(table, seats) if started else None
+    snapshot = storage.of_row(table, seats) if started else None
     private = snapshot.private_seat(request.user.pk) if snapshot is not None else None
     if private is not None:
         context["table_html"] = render_table_html(snapshot, private)

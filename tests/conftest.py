@@ -130,11 +130,11 @@ _RUN = uuid.uuid4().hex[:12]
 @pytest.fixture(autouse=True)
 def _no_snapshots_from_other_tests():
     """Each test starts with no kept table snapshots: its database reuses table ids."""
-    from games import snapshots
+    from games import storage
 
-    snapshots.forget()
+    storage.forget()
     yield
-    snapshots.forget()
+    storage.forget()
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ not give:
   second; channels_redis' pub/sub layer telling every socket when Redis goes away;
 * ``games/templating.py`` — Jinja2 printing through a cheaper ``escape`` (pure: the browser's
   offline table draws with it, so it cannot share a module with the others);
-* ``games/statements.py`` — the SQL of a move compiled by Django's ORM once (Django's query
+* ``games/storage/statements.py`` — the SQL of a move compiled by Django's ORM once (Django's query
   compiler has no underscore but is not a documented API either).
 """
 import ast
@@ -26,7 +26,7 @@ PACKAGES = ("accounts", "analysis", "games", "hearts_site", "live", "ratings", "
 ADAPTERS = {
     "hearts_site/channel_layers.py": "hearts_site.channel_layers",
     "games/templating.py": "games.templating",
-    "games/statements.py": "games.statements",
+    "games/storage/statements.py": "games.storage.statements",
 }
 
 
@@ -130,6 +130,6 @@ def test_each_adapter_was_checked_against_the_library_versions_installed(module)
 
 def test_the_adapters_are_the_modules_that_reach_inside():
     for relative, name in ADAPTERS.items():
-        if relative != "games/statements.py":
+        if relative != "games/storage/statements.py":
             uses = private_uses((ROOT / relative).read_text()) + private_overrides(importlib.import_module(name))
             assert uses, f"{relative} no longer needs to be an adapter"

@@ -9,7 +9,7 @@ from tests.browser.conftest import PHONE, ROOT
 FINISHED_GAME = """
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from games import services, snapshots
+from games import services, storage
 from games.engine import Rules
 settings.TASK_RUNNER = "eager"  # the computers answer in this process
 user = get_user_model().objects.get(username={username!r})
@@ -17,7 +17,7 @@ table = services.create_table(user, Rules(target=30), seat_bots=[None, "medium",
 services.start_table(table.pk)
 while True:  # the person passes their lowest cards and plays their highest: mistakes to find
     table.refresh_from_db()
-    game = snapshots.game_of(table)
+    game = storage.game_of(table)
     if game.is_over:
         break
     legal = game.legal(0)

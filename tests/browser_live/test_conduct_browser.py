@@ -21,7 +21,7 @@ pytestmark = pytest.mark.browser
 
 TABLE = """
 from accounts.models import User
-from games import services, snapshots
+from games import services, storage
 from games.engine import Rules
 from games.models import Table
 from live import rooms
@@ -32,7 +32,7 @@ table = services.create_table(ann, Rules(passing="none"), kind=Table.Kind.FRIEND
 Table.objects.filter(pk=table.pk).update(turn_timer_seconds={timer})  # short turns: a test's
 rooms.take_seat(table.pk, bob, 1)
 table = services.start_table(table.pk)
-print(table.pk, table.code, snapshots.game_of(table).to_act[0])
+print(table.pk, table.code, storage.game_of(table).to_act[0])
 """
 
 

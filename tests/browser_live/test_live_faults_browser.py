@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from games import snapshots
+from games import storage
 from tests.browser_live.test_live_browser import CHROMIUM, LEGAL, _in_own_thread, _need_chromium, _version, _with_browser
 from tests.live.conftest import people, seat_people, session_cookie  # noqa: F401  (people: a fixture)
 
@@ -17,7 +17,7 @@ def test_the_table_says_it_is_reconnecting_during_a_redis_outage_then_plays_on(l
     _need_chromium()
     redis = live_processes.redis()
     table = seat_people(people, timer=30)  # every move sends its turn timer to the broker
-    mover = snapshots.game_of(table).to_act[0]
+    mover = storage.game_of(table).to_act[0]
     cookie = session_cookie(people[mover])
     server = live_processes.daphne(REDIS_URL=redis.url, SECURE_SSL_REDIRECT="false",
                                    LIVE_SERVER_HEARTBEAT_SECONDS=0.5, LIVE_SERVER_TIMEOUT_SECONDS=2)

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.browser
 
 FINISHED_GAME = """
 from accounts.models import User
-from games import services, snapshots
+from games import services, storage
 from games.engine import Rules
 from games.models import Table
 from live import rooms
@@ -28,7 +28,7 @@ for _ in range(3000):
     table.refresh_from_db()
     if table.status != Table.Status.PLAYING:
         break
-    game = snapshots.game_of(table)
+    game = storage.game_of(table)
     number = game.to_act[0]
     seat = table.seats.get(number=number)
     if seat.user_id is None:

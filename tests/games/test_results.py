@@ -1,6 +1,6 @@
 import pytest
 
-from games import results, services, snapshots
+from games import results, services, storage
 from games.engine import Game, Rules
 from games.models import Seat, Table
 from ratings.models import RatedGame, RatingChange
@@ -37,5 +37,5 @@ def test_a_finished_rated_game_is_rated_once_in_the_finishing_transaction(django
     assert set(changes) == {"p0", "p1", "p2"}, "the computer seat is not rated"
     assert max(change.rank for change in changes.values()) == changes["p2"].rank, "the one who left ranks last"
     # recording again (a retried task, a duplicate event) changes nothing
-    results.record_finished_game(table, snapshots.game_of(table))
+    results.record_finished_game(table, storage.game_of(table))
     assert RatingChange.objects.filter(game=rated).count() == 3

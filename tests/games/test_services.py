@@ -1,7 +1,7 @@
 import pytest
 from django.utils import timezone
 
-from games import services, snapshots
+from games import services, storage
 from games.engine import Rules
 from games.models import Action, Seat, Table
 from games.services import ActionRejected
@@ -27,7 +27,7 @@ def solo_table(host, **rules):
 def test_start_deals_and_computers_pass_at_once(player):
     table = solo_table(player)
     table.refresh_from_db()
-    game = snapshots.game_of(table)
+    game = storage.game_of(table)
     assert table.status == Table.Status.PLAYING
     assert game.phase == "pass"
     assert game.to_act == (0,), "the three computers passed straight away"
@@ -38,10 +38,10 @@ def test_start_deals_and_computers_pass_at_once(player):
 def test_person_move_goes_through_engine_and_computers_answer(player):
     table = solo_table(player)
     table.refresh_from_db()
-    game = snapshots.game_of(table)
+    game = storage.game_of(table)
     services.submit_action(table.pk, 0, [str(c) for c in game.legal(0)[:3]], user=player, expected_version=table.version)
     table.refresh_from_db()
-    game = snapshots.game_of(table)
+    game = storage.game_of(table)
     assert game.phase == "play"
     assert game.to_act == (0,) or game.is_over is False
     # computers play until the person must act
@@ -54,7 +54,7 @@ def test_illegal_move_is_rejected_with_the_engine_message_and_changes_nothing(pl
     table = services.create_table(player, rules, seat_bots=[None, "easy", "easy", "easy"], seed=1)
     table = services.start_table(table.pk)
     table.refresh_from_db()
-    game = snapshots.game_of(table)
+    game = storage.game_of(table)
     assert game.to_act == (0,), "the computers play until the person must act"
     before = (table.version, table.ply)
     wrong = next(card for card in game.hands[0] if card not in game.legal(0))
@@ -70,7 +70,7 @@ def test_illegal_move_is_rejected_with_the_engine_message_and_changes_nothing(pl
 def test_stale_and_duplicate_moves_are_rejected(player):
     table = solo_table(player)
     table.refresh_from_db()
-    game = snapshots.game_of(table)
+    game = storage.game_of(table)
     cards = [str(c) for c in game.legal(0)[:3]]
     version = table.version
     services.submit_action(table.pk, 0, cards, user=player, expected_version=version)
@@ -107,7 +107,7 @@ def test_a_computer_standing_in_plays_a_whole_game_to_the_end(player):
     Seat.objects.filter(table=table, number=0).update(standing_in=True)
     services.start_table(table.pk)
     table.refresh_from_db()
-    game = snapshots.game_of(table)
+    game = storage.game_of(table)
     assert table.status == Table.Status.FINISHED
     assert game.phase == "over" and game.winners
     assert Action.objects.filter(table=table).count() == table.version - 1
@@ -123,7 +123,7 @@ def test_turn_timer_plays_for_a_person_who_runs_out_of_time(player):
     )
     services.start_table(table.pk)
     table.refresh_from_db()
-    game = snapshots.game_of(table)
+    game = storage.game_of(table)
     seat = game.to_act[0]
     Seat.objects.filter(table=table).exclude(number=seat).update(bot_level="easy", user=None)
     Seat.objects.filter(table=table, number=seat).update(user=player, bot_level="")
@@ -195,7 +195,7 @@ def test_a_move_made_while_the_broker_is_down_keeps_its_computer_turn_until_the_
 
     table = solo_table(player)
     table.refresh_from_db()
-    cards = [str(c) for c in snapshots.game_of(table).legal(0)[:3]]
+    cards = [str(c) for c in storage.game_of(table).legal(0)[:3]]
     settings.TASK_RUNNER = "celery"
     sent = []
     broker(monkeypatch, play_computer_turns_task, up=False, sent=sent)
@@ -274,13 +274,13 @@ def test_a_pass_is_not_stale_because_others_passed_meanwhile(player, other):
     services.start_table(table.pk)
     table.refresh_from_db()
     seen = table.version  # both people look at the table now; the computers have passed
-    game = snapshots.game_of(table)
+    game = storage.game_of(table)
     services.submit_action(table.pk, 1, [str(c) for c in game.legal(1)[:3]], user=other, expected_version=seen)
     services.submit_action(table.pk, 0, [str(c) for c in game.legal(0)[:3]], user=player, expected_version=seen)
     table.refresh_from_db()
-    assert snapshots.game_of(table).phase == "play"
+    assert storage.game_of(table).phase == "play"
     # but a card played on a version from before those passes is stale
     with pytest.raises(ActionRejected) as error:
-        seat = snapshots.game_of(table).to_act[0]
+        seat = storage.game_of(table).to_act[0]
         services.submit_action(table.pk, seat, "2C", expected_version=seen)
     assert error.value.code == "stale"

@@ -1,4 +1,4 @@
-"""games.statements: a move's locked read and two writes run the SQL the ORM compiled once,
+"""games.storage.statements: a move's locked read and two writes run the SQL the ORM compiled once,
 with the same statements and parameters as the ORM (on whichever database the suite runs),
 and statements run together give what they give one by one."""
 import re
@@ -8,7 +8,8 @@ from unittest import mock
 import pytest
 from django.db import DatabaseError, IntegrityError, connection, transaction
 
-from games import services, statements
+from games import services, storage
+from games.storage import statements
 from games.engine import Rules
 from games.models import Action, Table
 
@@ -75,21 +76,21 @@ def test_a_tables_move_columns_are_updated_as_save_updates_them(table, deadline)
     table.scores = [3, 0, 13, 10]
     table.status = Table.Status.PLAYING
     table.turn_deadline = deadline
-    [(saved_sql, saved_params)] = sent_by(lambda: table.save(update_fields=services.MOVE_FIELDS))
-    saved_row = Table.objects.values(*services.MOVE_FIELDS).get(pk=table.pk)
+    [(saved_sql, saved_params)] = sent_by(lambda: table.save(update_fields=storage.MOVE_FIELDS))
+    saved_row = Table.objects.values(*storage.MOVE_FIELDS).get(pk=table.pk)
     Table.objects.filter(pk=table.pk).update(version=0, ply=0, scores=[], status=Table.Status.WAITING,
                                              turn_deadline=NOW, updated_at=NOW - timedelta(days=1))
-    [(our_sql, our_params)] = sent_by(lambda: statements.run_together(statements.update(table, services.MOVE_FIELDS)))
+    [(our_sql, our_params)] = sent_by(lambda: statements.run_together(statements.update(table, storage.MOVE_FIELDS)))
     assert our_sql == saved_sql
     assert our_params == saved_params
-    assert Table.objects.values(*services.MOVE_FIELDS).get(pk=table.pk) == saved_row
+    assert Table.objects.values(*storage.MOVE_FIELDS).get(pk=table.pk) == saved_row
 
 
 @pytest.mark.django_db
 def test_updating_a_row_that_is_not_there_is_an_error(table):
     Table.objects.filter(pk=table.pk).delete()
     with pytest.raises(DatabaseError, match="no such row"):
-        statements.run_together(statements.update(table, services.MOVE_FIELDS))
+        statements.run_together(statements.update(table, storage.MOVE_FIELDS))
 
 
 @pytest.mark.django_db

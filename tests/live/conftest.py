@@ -11,7 +11,7 @@ from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client
 
-from games import services, snapshots
+from games import services, storage
 from games.engine import Rules
 from games.models import Table
 from live import rooms
@@ -20,13 +20,13 @@ from live import rooms
 @pytest.fixture(autouse=True)
 def _fresh_channel_layer():
     """Each test (and its event loop) gets its own channel layer."""
-    from games import snapshots
+    from games import storage
 
     channel_layers.backends = {}
-    snapshots.forget()
+    storage.forget()
     yield
     channel_layers.backends = {}
-    snapshots.forget()
+    storage.forget()
 
 
 @pytest.fixture(autouse=True)
@@ -62,7 +62,7 @@ def play_people_until_over(table_id, each=None):
     finished table."""
     for _ in range(3000):
         table = Table.objects.get(pk=table_id)
-        game = snapshots.game_of(table)
+        game = storage.game_of(table)
         if each is not None:
             each(table, game)
         if table.status != Table.Status.PLAYING:

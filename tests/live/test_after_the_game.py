@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import conduct, presenters, services, snapshots
+from games import conduct, presenters, services, storage
 from games.engine import Rules
 from games.models import Table
 from live import presence, rooms
@@ -36,10 +36,10 @@ def test_each_person_sees_the_places_their_rating_change_and_where_to_go_next(pe
     assert table.status == Table.Status.FINISHED
     changes = {change.user_id: change for change in RatingChange.objects.all()}
     assert len(changes) == 4
-    game = snapshots.game_of(table)
+    game = storage.game_of(table)
     places = conduct.standings(game.scores).places
 
-    snapshot = snapshots.load(table.pk)
+    snapshot = storage.load(table.pk)
     assert snapshot.drawable
     for seat, person in enumerate(people):
         context = presenters.table_context(snapshot, seat)
@@ -62,7 +62,7 @@ def test_each_person_sees_the_places_their_rating_change_and_where_to_go_next(pe
 
 def test_an_unrated_game_shows_no_ratings(people):
     table = finished_game(people, rated=False)
-    html = presenters.render_table(snapshots.load(table.pk), 0)
+    html = presenters.render_table(storage.load(table.pk), 0)
     assert "Game over" in html and "Your rating" not in html and "<th>Rating</th>" not in html
 
 
@@ -76,7 +76,7 @@ def test_a_person_leaves_a_game_in_progress_a_computer_plays_at_once_and_they_ar
     page = client_for(client, ann).get(reverse("live:room", args=[table.code])).content.decode()
     assert "Leave game</button>" in page and "you are rated below everyone who stays" in page
 
-    leaver = snapshots.game_of(Table.objects.get(pk=table.pk)).to_act[0]  # it is their turn
+    leaver = storage.game_of(Table.objects.get(pk=table.pk)).to_act[0]  # it is their turn
     version = Table.objects.get(pk=table.pk).version
     response = client_for(client, people[leaver]).post(reverse("live:resign", args=[table.code]))
     assert response["Location"] == reverse("live:lobby")
@@ -85,7 +85,7 @@ def test_a_person_leaves_a_game_in_progress_a_computer_plays_at_once_and_they_ar
     assert seat.resigned and seat.standing_in and seat.left_at is not None
     assert table.version > version + 1, "the computer played the leaver's turn at once"
     # They cannot play again, nor take the seat back by coming back to the table.
-    game = snapshots.game_of(table)
+    game = storage.game_of(table)
     with pytest.raises(services.ActionRejected) as refused:
         services.submit_action(table.pk, leaver, game.hands[leaver][0], user=people[leaver])
     assert refused.value.code == "resigned"
@@ -97,7 +97,7 @@ def test_a_person_leaves_a_game_in_progress_a_computer_plays_at_once_and_they_ar
     changes = {change.user_id: change for change in RatingChange.objects.all()}
     assert changes[people[leaver].pk].dropped
     assert changes[people[leaver].pk].rank == 4 and all(changes[p.pk].rank < 4 for p in stayed)
-    html = presenters.render_table(snapshots.load(table.pk), leaver)
+    html = presenters.render_table(storage.load(table.pk), leaver)
     assert "· left the game" in html
 
 
@@ -109,14 +109,14 @@ def client_for(client, user):
 def test_a_rematch_starts_once_everyone_says_yes_with_the_same_people_and_rules(people):
     ann, bob, cat, dan = people
     table = finished_game(people, rated=True, turn_timer_seconds=30)
-    html = presenters.render_table(snapshots.load(table.pk), 1)
+    html = presenters.render_table(storage.load(table.pk), 1)
     assert '<button class="button" name="answer" value="yes">Rematch</button>' in html
 
     offer = rooms.answer_rematch(table.pk, bob, True)
     room = Table.objects.get(code=offer["code"])
     assert offer["state"] == "open" and room.status == Table.Status.WAITING
     assert (room.rules, room.rated, room.turn_timer_seconds) == (table.rules, True, 30)
-    html = presenters.render_table(snapshots.load(table.pk), 2)
+    html = presenters.render_table(storage.load(table.pk), 2)
     assert "Rematch: Ann not yet · Bob ready · You not yet · Dan not yet" in html
     assert "Rematch: I'm in</button>" in html and "No thanks</button>" in html
     for person in (cat, dan):
@@ -126,7 +126,7 @@ def test_a_rematch_starts_once_everyone_says_yes_with_the_same_people_and_rules(
     assert room.status == Table.Status.PLAYING
     # The same people in the same order round the table, Bob (who asked first) in seat 0.
     assert [seat.user for seat in room.seats.order_by("number")] == [bob, cat, dan, ann]
-    html = presenters.render_table(snapshots.load(table.pk), 0)
+    html = presenters.render_table(storage.load(table.pk), 0)
     # Everyone who said yes is taken there (games/table.js follows data-go).
     assert f'href="{reverse("live:room", args=[room.code])}" data-go>Go to the rematch</a>' in html
     with pytest.raises(services.ActionRejected):
@@ -141,7 +141,7 @@ def test_a_rematchs_seats_are_kept_for_its_players_its_time_shown_and_its_first_
     table = finished_game(people, turn_timer_seconds=30)
     offer = rooms.answer_rematch(table.pk, cat, True)
     room = Table.objects.get(code=offer["code"])
-    html = presenters.render_table(snapshots.load(table.pk), 0)
+    html = presenters.render_table(storage.load(table.pk), 0)
     shown = re.search(r'data-until="([^"]+)"[^>]*><span class="until-value">(\d+)</span> s to answer', html)
     assert shown and shown[1] == offer["until"] and 55 <= int(shown[2]) <= 60
 
@@ -155,7 +155,7 @@ def test_a_rematchs_seats_are_kept_for_its_players_its_time_shown_and_its_first_
     room.refresh_from_db()
     assert room.status == Table.Status.PLAYING
     for seat in range(4):
-        going = presenters.table_context(snapshots.load(table.pk), seat)["game_over"]["rematch"]
+        going = presenters.table_context(storage.load(table.pk), seat)["game_over"]["rematch"]
         assert going["state"] == "started" and going["going"]
     # Nobody has opened the new table yet: the first clock waits for them.
     left = (room.turn_deadline - timezone.now()).total_seconds()
@@ -174,7 +174,7 @@ def test_a_no_or_no_answer_in_time_closes_the_rematch(people):
     rooms.answer_rematch(table.pk, bob, False)
     room = Table.objects.get(code=offer["code"])
     assert room.status == Table.Status.ABANDONED and room.end_reason == "Bob said no to the rematch."
-    html = presenters.render_table(snapshots.load(table.pk), 2)
+    html = presenters.render_table(storage.load(table.pk), 2)
     assert "No rematch: Bob said no, You not yet, Dan not yet." in html and 'value="yes"' not in html
 
     other = finished_game(people)
@@ -189,7 +189,7 @@ def test_a_no_or_no_answer_in_time_closes_the_rematch(people):
     assert other.rematch["state"] == "closed"
     assert other.rematch["answers"] == {str(cat.pk): "yes", str(dan.pk): "yes", str(ann.pk): "late", str(bob.pk): "late"}
     assert Table.objects.get(code=offer["code"]).status == Table.Status.ABANDONED
-    assert "No rematch: Ann did not answer, Bob did not answer." in presenters.render_table(snapshots.load(other.pk), 2)
+    assert "No rematch: Ann did not answer, Bob did not answer." in presenters.render_table(storage.load(other.pk), 2)
 
 
 def test_the_rematch_page_answers(client, people, subscribe):

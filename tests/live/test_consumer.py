@@ -4,7 +4,7 @@ import json
 import pytest
 from asgiref.sync import sync_to_async
 
-from games import services, snapshots
+from games import services, storage
 from games.models import Action, Table
 from tests.live.conftest import Player, connect_all, seat_people
 
@@ -17,7 +17,7 @@ def table_row(table_id):
 
 async def current(table_id):
     table = await sync_to_async(table_row)(table_id)
-    return table, await sync_to_async(snapshots.game_of)(table)
+    return table, await sync_to_async(storage.game_of)(table)
 
 
 async def test_each_seat_gets_full_state_on_connect_with_only_its_own_hand(people):

@@ -6,7 +6,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
-from games import services, snapshots
+from games import services, storage
 from games.engine import Rules
 from games.models import Action, Seat, Table
 from live import presence
@@ -30,7 +30,7 @@ async def test_drop_then_stand_in_after_grace_then_reclaim(people, settings):
     players = await connect_all(people, table.pk)
     for player in players:
         await player.receive()
-    game = await sync_to_async(snapshots.game_of)(table)
+    game = await sync_to_async(storage.game_of)(table)
     seat = game.to_act[0]
     assert (await sync_to_async(seat_row)(table.pk, seat)).connected
 
@@ -120,7 +120,7 @@ async def test_turn_timer_plays_for_the_person_and_everyone_sees_it(people):
         assert state["state"]["turn_deadline"] is not None
         await player.drain()  # the clock started whole once everyone was here
     table = await sync_to_async(table_row)(table.pk)
-    game = await sync_to_async(snapshots.game_of)(table)
+    game = await sync_to_async(storage.game_of)(table)
     seat = game.to_act[0]
     deadline = table.turn_deadline
     assert 25 < (deadline - timezone.now()).total_seconds() <= 30
@@ -185,7 +185,7 @@ def others_play_until(table_id, idle, done) -> None:
         table = table_row(table_id)
         if done(table):
             return
-        game = snapshots.game_of(table)
+        game = storage.game_of(table)
         number = game.to_act[0]
         assert number != idle, "the idle seat's turn waits"
         seat = table.seats.get(number=number)
@@ -195,14 +195,14 @@ def others_play_until(table_id, idle, done) -> None:
 
 
 def idle_to_act(idle):
-    return lambda table: list(snapshots.game_of(table).to_act) == [idle]
+    return lambda table: list(storage.game_of(table).to_act) == [idle]
 
 
 async def test_a_person_whose_turn_runs_out_twice_in_a_row_is_away_until_they_are_back(people):
-    from games import presenters, snapshots
+    from games import presenters, storage
 
     table = await sync_to_async(seat_people)(people, timer=30)
-    idle = (await sync_to_async(snapshots.game_of)(table)).to_act[0]
+    idle = (await sync_to_async(storage.game_of)(table)).to_act[0]
     player = await Player.create(people[idle], table.pk)
     assert await player.connect()
     await player.receive()
@@ -212,7 +212,7 @@ async def test_a_person_whose_turn_runs_out_twice_in_a_row_is_away_until_they_ar
     await sync_to_async(others_play_until)(table.pk, idle, idle_to_act(idle))
     assert await sync_to_async(expire_turn)(table.pk) == 1
     assert (await sync_to_async(seat_row)(table.pk, idle)).standing_in, "two in a row: away"
-    snapshot = await sync_to_async(snapshots.load)(table.pk)
+    snapshot = await sync_to_async(storage.load)(table.pk)
     assert "I'm back</button>" in await sync_to_async(presenters.render_table)(snapshot, idle)
     plate = await sync_to_async(presenters.render_table)(snapshot, (idle + 1) % 4)
     assert f'id="t-seat-{idle}"' in plate and '<span class="presence">away</span>' in plate

@@ -10,7 +10,7 @@ from channels.layers import get_channel_layer
 from django.utils import timezone
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from games import services, snapshots
+from games import services, storage
 from games.engine import Rules
 from games.models import Action, Seat, Table
 from live import presence, rooms, server
@@ -39,7 +39,7 @@ def server_died(name, seconds_ago):
 
 
 def hidden_cards(table_id):
-    return {str(card) for hand in snapshots.game_of(table_row(table_id)).hands for card in hand}
+    return {str(card) for hand in storage.game_of(table_row(table_id)).hands for card in hand}
 
 
 # --------------------------------------------------------------------------- a server dies
@@ -300,7 +300,7 @@ async def test_a_move_over_the_socket_while_the_broker_is_down_is_made_and_its_t
     for player in players:  # the first clock started once everyone was here
         await player.drain()
     table = await sync_to_async(Table.objects.get)(pk=table.pk)
-    game = await sync_to_async(snapshots.game_of)(table)
+    game = await sync_to_async(storage.game_of)(table)
     seat = game.to_act[0]
     card = str(game.legal(seat)[0])
     settings.TASK_RUNNER = "celery"
@@ -330,7 +330,7 @@ async def test_frames_refused_by_the_socket_are_logged_without_their_cards(peopl
     player = await Player.create(people[0], table.pk)
     assert await player.connect()
     await player.receive()
-    hand = (await sync_to_async(lambda: snapshots.game_of(table_row(table.pk)).hands[0])())
+    hand = (await sync_to_async(lambda: storage.game_of(table_row(table.pk)).hands[0])())
     with caplog.at_level(logging.INFO, logger="live.consumers"):
         await player.send({"action": "play", "card": str(hand[0])})  # no version
         assert (await player.receive())["code"] == "malformed"

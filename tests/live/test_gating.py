@@ -7,7 +7,7 @@ from django.urls import reverse
 from games.models import Seat, Table
 from live.models import QueueEntry
 from tests.live.conftest import Player, seat_people
-from games import snapshots
+from games import storage
 
 
 @pytest.fixture
@@ -98,7 +98,7 @@ async def test_a_lapsed_subscription_lets_a_game_in_progress_finish(people, subs
     for user in people:
         await sync_to_async(subscribe)(user, days=-1)
 
-    game = await sync_to_async(snapshots.game_of)(table)
+    game = await sync_to_async(storage.game_of)(table)
     seat = game.to_act[0]
     player = await Player.create(people[seat], table.pk)
     assert await player.connect()

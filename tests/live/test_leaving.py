@@ -8,7 +8,7 @@ from asgiref.sync import sync_to_async
 from django.test import Client
 from django.urls import reverse
 
-from games import presenters, services, snapshots, storage
+from games import presenters, services, storage
 from games.engine import Game, Rules
 from games.models import Action, Table
 from live import chat, rooms
@@ -34,7 +34,7 @@ def public_cards_by_version(table_id):
 
 def leaver_of(table_id) -> int:
     """The seat whose person is to act now (it is their turn)."""
-    return snapshots.game_of(Table.objects.get(pk=table_id)).to_act[0]
+    return storage.game_of(Table.objects.get(pk=table_id)).to_act[0]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -86,7 +86,7 @@ def test_a_leavers_room_page_shows_no_hidden_card_and_they_chat_with_the_watcher
     person = people[leaver]
     client = Client()
     client.force_login(person)
-    hand = {str(card) for card in snapshots.game_of(Table.objects.get(pk=table.pk)).hands[leaver]}
+    hand = {str(card) for card in storage.game_of(Table.objects.get(pk=table.pk)).hands[leaver]}
     page = client.get(reverse("live:room", args=[table.code])).content.decode()
     assert hand <= named_cards(page), "seated: their own hand"
     rooms.resign(table.pk, person)
@@ -102,7 +102,7 @@ def play_to_the_last_trick_of_the_game(table_id):
     the game is about to be led, every card of it forced; returns the final scores then."""
     for _ in range(3000):
         table = Table.objects.get(pk=table_id)
-        game = snapshots.game_of(table)
+        game = storage.game_of(table)
         assert table.status == Table.Status.PLAYING
         if game.phase == "play" and not game.view(0).current_trick and all(
                 size == 1 for size in game.view(0).hand_sizes):
@@ -138,7 +138,7 @@ def test_a_leaver_with_the_lowest_score_is_not_the_winner_anywhere(people):
     assert table.winners == winners
     assert table.seats.get(number=leaver).counted_as_left
 
-    snapshot = snapshots.load(table.pk)
+    snapshot = storage.load(table.pk)
     for seat in range(4):
         over = presenters.table_context(snapshot, seat)["game_over"]
         assert over["winners"] == [("You" if s == seat else people[s].display_name) for s in winners]

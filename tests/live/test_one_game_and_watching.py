@@ -73,7 +73,7 @@ def test_the_watch_list_query_is_the_rule(people, kind, listed):
 
 
 def test_ratings_are_shown_beside_names_at_a_rated_table_and_in_the_lobby(people, eve, client):
-    from games import presenters, snapshots
+    from games import presenters, storage
     from ratings.models import Rating
     from ratings.skill import display_rating
 
@@ -84,7 +84,7 @@ def test_ratings_are_shown_beside_names_at_a_rated_table_and_in_the_lobby(people
     for number, person in enumerate(people[1:], start=1):
         rooms.take_seat(table.pk, person, number)
     services.start_table(table.pk)
-    html = presenters.render_table(snapshots.load(table.pk), 0)
+    html = presenters.render_table(storage.load(table.pk), 0)
     assert 'Bob <span class="plate-rating" title="Rating">1548</span>' in html
     assert 'Cat <span class="plate-rating" title="Rating, provisional">1500?</span>' in html
     assert '<strong>You</strong> <span class="plate-rating" title="Your rating">1500?</span>' in html

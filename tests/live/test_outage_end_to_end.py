@@ -12,7 +12,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
-from games import snapshots
+from games import storage
 from games.models import Action, Seat, Table
 from hearts_site.taskrunner import schedule
 from live.models import LiveServer, TableConnection
@@ -86,7 +86,7 @@ async def test_a_timer_due_while_the_server_is_down_unnoticed_does_not_fire_and_
         assert clock_left >= TURN, "the clock runs again with the whole turn once everyone is back"
         assert not await sync_to_async(Action.objects.filter(table_id=table.pk).exists)(), "nobody was timed out"
         assert not await sync_to_async(Seat.objects.filter(table_id=table.pk, standing_in=True).exists)()
-        game = await sync_to_async(snapshots.game_of)(row)
+        game = await sync_to_async(storage.game_of)(row)
         assert len(game.to_act) == 1
         print(
             f"outage timeline: server killed at 0 s; the turn timer fell due at {DUE_AFTER_KILL:.1f} s and was held "

@@ -6,7 +6,7 @@ import datetime as dt
 import pytest
 from django.utils import timezone
 
-from games import services, snapshots
+from games import services, storage
 from games.models import Action, Table
 from live.models import LiveServer, TableConnection
 from live.server import SERVER_NAME
@@ -21,7 +21,7 @@ def due_table(people, servers):
     """A live table whose turn timer is due, the person to act holding a socket on each of
     ``servers`` (name → seconds since its heartbeat)."""
     table = seat_people(people, timer=TIMER)
-    game = snapshots.game_of(table)
+    game = storage.game_of(table)
     person = table.seats.get(number=game.to_act[0]).user
     now = timezone.now()
     for index, (name, silent) in enumerate(servers.items()):

@@ -4,7 +4,7 @@ the computers to play at once. Live tables keep one pace for everyone."""
 import pytest
 from asgiref.sync import sync_to_async
 
-from games import services, snapshots
+from games import services, storage
 from games.engine import Rules
 from games.models import Table
 from games.protocol import PACES
@@ -32,7 +32,7 @@ def test_the_pause_before_a_computer_card_follows_the_pace(people, settings, pla
     table = solo_table(people[0])
     Table.objects.filter(pk=table.pk).update(pace=pace)
     table.refresh_from_db()
-    game = snapshots.game_of(table)
+    game = storage.game_of(table)
     assert game.phase == "play" and game.to_act != (0,), "a computer leads (seed 4)"
     planned.clear()
     services.plan_next(table, game)

@@ -9,7 +9,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from websockets.exceptions import ConnectionClosed
 
-from games import services, snapshots
+from games import services, storage
 from games.engine import Rules
 from games.models import Action, Seat, Table
 from live.consumers import CLOSE_TRY_AGAIN
@@ -68,7 +68,7 @@ def assert_each_move_applied_once(table_id, made):
     assert [(version, seat, card) for version, seat, card, _actor in log] == made
     versions = [version for version, *_ in log]
     assert versions == list(range(versions[0], versions[0] + len(versions))), "no move missing or repeated"
-    game = snapshots.game_of(table_row(table_id))
+    game = storage.game_of(table_row(table_id))
     assert game.ply == len(log)
 
 
@@ -131,7 +131,7 @@ async def test_a_seat_whose_server_died_gets_its_stand_in_after_the_grace_period
     live_processes, celery_worker_process, people
 ):
     table = await sync_to_async(seat_people)(people)
-    absent = (await sync_to_async(snapshots.game_of)(table)).to_act[0]  # the person to play next never comes back
+    absent = (await sync_to_async(storage.game_of)(table)).to_act[0]  # the person to play next never comes back
     env = dict(FAST_HEARTBEAT, LIVE_RECONNECT_GRACE_SECONDS=2)
     server = await sync_to_async(live_processes.daphne)(**env)
     sockets, frames = await open_sockets(server.port, table.pk, people)
@@ -221,7 +221,7 @@ async def test_redis_briefly_unavailable_moves_fail_cleanly_then_succeed(live_pr
 
         log = server.log()
         assert "layer_unavailable" in log and "Exception inside application" not in log
-        final = await sync_to_async(lambda: snapshots.game_of(table_row(table.pk)))()
+        final = await sync_to_async(lambda: storage.game_of(table_row(table.pk)))()
         hidden = {str(c) for hand in final.hands for c in hand}
         leaked = hidden & card_tokens(log)
         assert not leaked, f"the server log names cards of hidden hands: {leaked}"

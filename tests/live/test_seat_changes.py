@@ -6,7 +6,7 @@ import re
 import pytest
 from asgiref.sync import sync_to_async
 
-from games import services, snapshots
+from games import services, storage
 from games.engine import Rules
 from games.models import Seat, Table
 from live import rooms
@@ -23,7 +23,7 @@ def room_with(host):
 
 
 def hands(table_id):
-    return snapshots.game_of(Table.objects.get(pk=table_id)).hands
+    return storage.game_of(Table.objects.get(pk=table_id)).hands
 
 
 def cards_shown(frame) -> set[str]:

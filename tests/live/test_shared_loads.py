@@ -11,7 +11,7 @@ from live import consumers
 
 
 class SlowLoads:
-    """Stands in for ``db(snapshots.load)``: counts the reads, each taking a moment."""
+    """Stands in for ``db(storage.load)``: counts the reads, each taking a moment."""
 
     def __init__(self):
         self.reads = 0

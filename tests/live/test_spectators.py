@@ -8,7 +8,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.urls import reverse
 
-from games import services, snapshots
+from games import services, storage
 from games.engine import Rules
 from games.models import Table
 from live import rooms
@@ -150,7 +150,7 @@ async def test_a_watcher_turns_the_table_to_any_seats_place_and_still_sees_only_
     await html.send({"action": "watch", "seat": "2"})
     turned = await html.receive_until(lambda f: isinstance(f, str) and 'id="table"' in f)
     assert '<strong aria-current="true">Cat</strong>' in turned
-    assert not named_cards(turned) - public_cards(await sync_to_async(snapshots.game_of)(table))
+    assert not named_cards(turned) - public_cards(await sync_to_async(storage.game_of)(table))
     await as_json.send({"action": "watch", "seat": 3})
     state = await as_json.receive_until(lambda f: f.get("type") == "state")
     assert state["state"]["view"]["seat"] == 3 and state["state"]["view"]["hand"] == []

@@ -8,7 +8,7 @@ from html.parser import HTMLParser
 import pytest
 from asgiref.sync import sync_to_async
 
-from games import bots, services, snapshots, storage
+from games import bots, services, storage
 from games.engine import Rules
 from games.models import Table
 from games.presenters import draw_table
@@ -28,7 +28,7 @@ def parts_in(frame: str) -> set[str]:
 
 
 def game_now(table_id):
-    return snapshots.game_of(Table.objects.get(pk=table_id))
+    return storage.game_of(Table.objects.get(pk=table_id))
 
 
 async def html_players(users, table_id):
@@ -250,16 +250,16 @@ async def test_cards_added_to_the_trick_and_pieces_of_the_hand_and_plates_are_se
 
 def play_and_apply_frames(people):
     table = seat_people(people, rules=Rules(passing="none"))
-    drawn = draw_table(snapshots.load(table.pk), 0)
+    drawn = draw_table(storage.load(table.pk), 0)
     page = parse(drawn.whole())
     sent = drawn.parts
     appended = pieces = 0
     for move in range(20):
-        snapshot = snapshots.load(table.pk)
+        snapshot = storage.load(table.pk)
         seat = snapshot.game.to_act[0]
         action = bots.choose_action(snapshot.game.view(seat), "easy", seed=move)
         services.submit_action(table.pk, seat, action, expected_version=snapshot.version)
-        drawn = draw_table(snapshots.load(table.pk), 0)
+        drawn = draw_table(storage.load(table.pk), 0)
         frame = changed_parts(sent, drawn.parts)
         if 'data-append' in frame:
             appended += 1

@@ -8,7 +8,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
-from games import snapshots
+from games import storage
 from games.engine import Rules
 from games.models import Action, Table
 from tests.live.conftest import Player, seat_people, wait_for
@@ -30,7 +30,7 @@ async def test_worker_plays_computers_and_timer_at_a_live_table_and_survives_a_k
     first = await player.receive(timeout=10)
     assert first["type"] == "state"
     # the worker plays the computers up to ann; each move reaches her socket in order
-    assert await wait_for(lambda: 0 in snapshots.game_of(table_row(table.pk)).to_act, timeout=60)
+    assert await wait_for(lambda: 0 in storage.game_of(table_row(table.pk)).to_act, timeout=60)
     now = await sync_to_async(table_row)(table.pk)
     seen = [first["version"]]
     while seen[-1] < now.version:
@@ -40,13 +40,13 @@ async def test_worker_plays_computers_and_timer_at_a_live_table_and_survives_a_k
     assert seen == list(range(first["version"], now.version + 1)), "no update lost or repeated"
 
     # ann plays; the worker answers for the computers
-    game = snapshots.game_of(now)
+    game = storage.game_of(now)
     await player.send({"action": "play", "card": str(game.legal(0)[0]), "version": now.version})
     assert await wait_for(lambda: table_row(table.pk).version >= now.version + 4, timeout=60)
 
     # kill the worker while ann's turn timer runs, let the deadline pass, restart: the
     # restarted worker recovers the timer and the Medium computer plays for her
-    assert await wait_for(lambda: 0 in snapshots.game_of(table_row(table.pk)).to_act, timeout=60)
+    assert await wait_for(lambda: 0 in storage.game_of(table_row(table.pk)).to_act, timeout=60)
     celery_worker_process.kill()
     stopped = await sync_to_async(table_row)(table.pk)
     assert stopped.turn_deadline is not None

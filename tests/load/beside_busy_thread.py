@@ -33,13 +33,13 @@ def main(argv=None):
     table_ids = [table_id for table_id, _ in setup_tables(args.tables, seed=1)]  # sets Django up
     from django.db import close_old_connections
 
-    from games import realtime, services, snapshots
+    from games import realtime, services, storage
 
     realtime._send = lambda *args, **kwargs: None  # measure the transaction, not the news
 
     def move(table_id) -> float:
         started = time.thread_time()
-        snapshot = snapshots.cached(table_id, 0) or snapshots.load(table_id)
+        snapshot = storage.cached(table_id, 0) or storage.load(table_id)
         game = snapshot.game
         seat = game.to_act[0]
         card = game.legal(seat)[0]

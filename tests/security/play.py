@@ -2,7 +2,7 @@
 
 Tasks the services schedule (computer turns, timers) are held in a queue and run one by one,
 so a test sees the table after every single action, as a player polling the page would."""
-from games import services, snapshots
+from games import services, storage
 from games.models import Table
 from hearts_site.taskrunner import task_named
 
@@ -28,7 +28,7 @@ class StepDriver:
         return Table.objects.get(pk=self.table_id)
 
     def game(self):
-        return snapshots.game_of(self.table())
+        return storage.game_of(self.table())
 
     def step(self) -> bool:
         """Make the next move (a queued computer turn first, else the person to act, played
@@ -45,7 +45,7 @@ class StepDriver:
         table = self.table()
         if table.version != version:
             return table.status == Table.Status.PLAYING
-        game = snapshots.game_of(table)
+        game = storage.game_of(table)
         seats = {seat.number: seat for seat in table.seats.select_related("user")}
         person = next(number for number in game.to_act if not seats[number].computer_plays)
         choice = services.computer_action(game.view(person), self.level, table, person)

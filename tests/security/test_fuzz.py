@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from games import services, snapshots
+from games import services, storage
 from games.engine import FULL_DECK, Rules
 from games.models import Seat, Table
 from games.services import ActionRejected
@@ -83,7 +83,7 @@ def test_random_actions_through_services_leave_every_game_valid(people, django_u
     calls = int(__import__("os").environ.get("FUZZ_CALLS", 1000))
     for call in range(calls):
         table = Table.objects.get(pk=rng.choice(tables))
-        game = snapshots.game_of(table) if table.has_game else None
+        game = storage.game_of(table) if table.has_game else None
         seats = {seat.number: seat for seat in table.seats.all()}
         if rng.random() < 0.3 and game is not None and game.to_act:
             # a person making a real move, sometimes on an old version of the table

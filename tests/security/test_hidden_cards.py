@@ -12,7 +12,7 @@ import time
 import pytest
 from django.test import Client
 
-from games import services, snapshots
+from games import services, storage
 from games.engine import FULL_DECK, Rules
 from games.models import Seat, Table
 from tests.security.cards import (
@@ -118,7 +118,7 @@ def play_and_check(table_id, monkeypatch, max_steps=2000):
     started = time.monotonic()
     while True:
         table = driver.table()
-        game = snapshots.game_of(table)
+        game = storage.game_of(table)
         phases.add(game.phase)
         leaks += check_pages(clients, table, game, step, visited, step % OTHER_PAGES_EVERY == 0, baseline)
         assert not leaks, "hidden cards shown:\n" + "\n".join(leaks[:20])
@@ -127,7 +127,7 @@ def play_and_check(table_id, monkeypatch, max_steps=2000):
         step += 1
         assert step < max_steps
     table = driver.table()
-    game = snapshots.game_of(table)
+    game = storage.game_of(table)
     phases.add(game.phase)
     leaks += check_pages(clients, table, game, step, visited, True, baseline)
     assert not leaks, "hidden cards shown:\n" + "\n".join(leaks[:20])

@@ -1,6 +1,6 @@
 import pytest
 
-from games import services, snapshots
+from games import services, storage
 from games.engine import Rules
 
 
@@ -43,7 +43,7 @@ def seat_zero_takes_every_card(host, rules: Rules, level: str = "medium"):
     services.start_table(table.pk, hands=hands)
     for _ in range(13):
         table.refresh_from_db()
-        game = snapshots.game_of(table)
+        game = storage.game_of(table)
         if game.phase != "play":
             break
         services.submit_action(table.pk, 0, str(game.legal(0)[0]), user=host)

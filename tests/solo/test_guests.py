@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from accounts import guests
 from games.models import Action, Seat, Table
-from games import snapshots
+from games import storage
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +33,7 @@ def guest_of(client):
 def play_a_card(client, table):
 
     table.refresh_from_db()
-    game = snapshots.game_of(table)
+    game = storage.game_of(table)
     if 0 not in game.to_act:
         return False
     move = {"action": "pass", "cards": [str(c) for c in game.legal(0)[:3]]} if game.phase == "pass" else \

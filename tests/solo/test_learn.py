@@ -3,7 +3,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import learn, snapshots
+from games import learn, storage
 from games.models import Table
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -40,7 +40,7 @@ def test_a_guided_hand_shows_each_note_once_and_ends_after_the_hand(ann, player)
         table.refresh_from_db()
         if table.status != Table.Status.PLAYING:
             break
-        game = snapshots.game_of(table)
+        game = storage.game_of(table)
         if game.phase == "pass":
             fields = {"action": "pass", "cards": [str(c) for c in game.legal(0)[-3:]]}
         elif game.phase == "moon_choice":

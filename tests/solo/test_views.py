@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 from markupsafe import escape as html_escape
 
-from games import presenters, protocol, services, snapshots, storage
+from games import presenters, protocol, services, storage
 from games.engine import Card, Game, Rules
 from games.models import Action, Table
 from tests.security.cards import final_trick_cards, split_deal_ended
@@ -20,7 +20,7 @@ def url(name, table):
 
 def game_of(table):
     table.refresh_from_db()
-    return snapshots.game_of(table)
+    return storage.game_of(table)
 
 
 def post_act(client, table, **fields):
@@ -356,7 +356,7 @@ def play_whole_game(client, table, check=None):
         table.refresh_from_db()
         if table.status != Table.Status.PLAYING:
             return
-        game = snapshots.game_of(table)
+        game = storage.game_of(table)
         assert game.to_act == (0,) or game.phase == "pass", "computers play until the person must act"
         response = post_act(client, table, version=table.version, **my_move(game))
         assert response.status_code == 200
@@ -373,7 +373,7 @@ def test_no_response_ever_shows_another_seats_cards(ann, player, players, rules)
 
     def check(html, table):
         table.refresh_from_db()
-        game = snapshots.game_of(table)
+        game = storage.game_of(table)
         assert_no_hidden_cards(html, game)
         for name in ("table", "table_fragment"):
             page = ann.get(url(name, table)).content.decode()

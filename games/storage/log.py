@@ -1,19 +1,20 @@
 """A game stored once: how it began on its :class:`~games.models.Table` row, its moves as
 :class:`~games.models.Action` rows, and nothing else that must agree with them.
 
-The row's ``ply``, ``deal_number``, ``scores`` and ``winners`` summarise the game for lists
-and the admin; they are written with every move (:func:`record_action`), never read back
-into a game. A game is rebuilt from the log with :func:`game_of_row`; a process keeps the
-newest game of each table it serves (``games.snapshots``) and reads only the moves it has
-not seen (:func:`log_of`).
+The row's ``ply``, ``deal_number`` and ``scores`` summarise the game for lists and the
+admin; they are written with every move (:func:`summarise`), never read back into a game
+(``winners``, the result, is written when the game ends: ``games.services``). A game is
+rebuilt from the log with :func:`game_from_log`; a process keeps the newest game of each
+table it serves (``games.storage.snapshots``) and reads only the moves it has not seen
+(:func:`log_of`).
 """
 from __future__ import annotations
 
-from games import statements
 from games.engine import Game
 from games.models import Action, Table
+from games.storage import statements
 
-SUMMARY_FIELDS = ["ply", "deal_number", "scores", "winners"]
+SUMMARY_FIELDS = ("ply", "deal_number", "scores")
 """The table's columns that summarise its game, written by :func:`summarise`."""
 
 
@@ -22,20 +23,19 @@ def summarise(table: Table, game: Game) -> None:
     table.ply = game.ply
     table.deal_number = game.deal_number
     table.scores = list(game.scores)
-    table.winners = list(game.winners)
 
 
 def record_start(table: Table, game: Game) -> None:
-    """The game of ``table`` has been dealt: keep how it began (the caller saves the row)."""
+    """The game of ``table`` has been dealt: keep how it began, and its summary (with its
+    winners: a game kept whole when it ended, ``solo.offline``). The caller saves the row."""
     table.setup = game.to_dict()["setup"]
     summarise(table, game)
+    table.winners = list(game.winners)
 
 
-def record_action(table: Table, game: Game, actor: str) -> statements.Statement:
-    """Summarise the game on the row, and return the statement that keeps the action
-    ``game`` has just applied, at the table's (new) ``version``: the caller runs it with the
-    row's update (``games.statements.run_together``)."""
-    summarise(table, game)
+def keep_action(table: Table, game: Game, actor: str) -> statements.Statement:
+    """The statement that keeps the action ``game`` has just applied, at the table's (new)
+    ``version``: the caller runs it with the row's update (``statements.run_together``)."""
     return statements.insert(_action_row(table, game.ply, game.log(game.ply - 1)[0], version=table.version, actor=actor))
 
 
@@ -89,7 +89,7 @@ def saved_game(table: Table, log: list[dict] | None = None) -> dict:
     }
 
 
-def game_of_row(table: Table) -> Game:
+def game_from_log(table: Table) -> Game:
     """The game of ``table``, rebuilt from its log (``ValueError`` if the log is not a game
     of these rules, or disagrees with the row's ``ply``)."""
     saved = saved_game(table)

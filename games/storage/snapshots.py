@@ -1,7 +1,7 @@
 """A table as it stands at one version — the row, its seats, the game and its public history —
 worked out once per process and shared by every move, page and socket that needs it.
 
-Rebuilding a game from its stored log (``games.storage``) costs about a millisecond per
+Rebuilding a game from its stored log (``games.storage.log``) costs about a millisecond per
 hundred moves, and a live table changes every few seconds, each change shown to every seat.
 So each process keeps the newest :class:`Snapshot` of the tables it serves:
 
@@ -28,11 +28,12 @@ from collections import OrderedDict
 
 from django.conf import settings
 
-from games import conduct, statements, storage
+from games import conduct
 from games.engine import Game
 from games.history import Step, game_with_history, step_of
 from games.models import Seat, Table
 from games.results import game_key
+from games.storage import log, statements
 from ratings.selectors import changes_of_game, ratings_for
 
 # --------------------------------------------------------------------------- snapshots
@@ -45,7 +46,7 @@ class Snapshot:
 
     def __init__(self, table, seats, game: Game | None, steps: list[Step] | None = None):
         self.table = table
-        self.seats = list(seats)
+        self.seats = seats if isinstance(seats, SeatList) else list(seats)
         self.game = game
         self.version = table.version
         self.key = row_key(table)
@@ -115,7 +116,7 @@ class Snapshot:
     def steps(self) -> list[Step]:
         """Every applied action with its public events (replayed on first use if unknown)."""
         if self._steps is None:
-            self._steps = game_with_history(storage.saved_game(self.table))[1] if self.game is not None else []
+            self._steps = game_with_history(log.saved_game(self.table))[1] if self.game is not None else []
         return self._steps
 
     def after(self, table, seats, game: Game, events: list) -> "Snapshot":
@@ -179,9 +180,13 @@ class SeatList(list):
     """The seats of a table in order, with ``rows``: their columns as the database returned
     them, to tell whether any seat changed since (see :func:`read_seats`); None when unsure."""
 
-    def __init__(self, seats, rows: tuple | None):
-        super().__init__(seats)
-        self.rows = rows
+    rows: "tuple | None" = None
+
+    @classmethod
+    def of(cls, seats, rows: "tuple | None") -> "SeatList":
+        seat_list = cls(seats)
+        seat_list.rows = rows
+        return seat_list
 
 
 def read_seats(table) -> SeatList:
@@ -202,12 +207,12 @@ def _seats_of(table_id, rows: list) -> SeatList:
     rows = tuple(map(tuple, rows))
     previous = _cache.get(table_id)
     if previous is not None and previous.seat_rows == rows:
-        return SeatList(previous.seats, rows)
+        return SeatList.of(previous.seats, rows)
     seats = list(_seats_query(table_id))
     # A seat written between the two reads: these objects may be newer than ``rows``, and a
     # later change back to ``rows`` would reuse them. Then nothing is kept to compare with.
     [again] = statements.run_together(_seat_columns(table_id))
-    return SeatList(seats, rows if tuple(map(tuple, again)) == rows else None)
+    return SeatList.of(seats, rows if tuple(map(tuple, again)) == rows else None)
 
 
 def _seat_columns(table_id) -> statements.Statement:
@@ -230,7 +235,7 @@ def lock_row(table_id: int) -> tuple[Table, SeatList]:
     """The row of a table, locked until the transaction ends (``select_for_update``), and its
     seats (:func:`read_seats`), read in the same exchange with the database;
     ``Table.DoesNotExist`` if there is none. Every move starts here
-    (:func:`games.statements.locked_row`)."""
+    (:func:`games.storage.statements.locked_row`)."""
     table, [rows] = statements.locked_row(Table, table_id, _seat_columns(table_id))
     if table is None:
         raise Table.DoesNotExist(f"There is no table {table_id}.")
@@ -255,7 +260,7 @@ def of_row(table, seats=None, *, keep: bool = True) -> Snapshot:
     else:
         same_table = previous is not None and previous.key[0] == table.code
         snapshot = (_advance(previous, table, seats) if same_table else None) or Snapshot(
-            table, seats, storage.game_of_row(table)
+            table, seats, log.game_from_log(table)
         )
         if same_table:
             previous._carry(snapshot)
@@ -267,7 +272,7 @@ def game_of(table) -> Game:
     previous = _cache.get(table.pk)
     if previous is not None and previous.game is not None and previous.key == row_key(table):
         return previous.game.copy()
-    return storage.game_of_row(table)
+    return log.game_from_log(table)
 
 
 def load(table_id: int) -> Snapshot | None:
@@ -291,7 +296,7 @@ def _advance(previous: Snapshot, table, seats) -> Snapshot | None:
     game = previous.game
     if game is None or table.seed != game.seed or not 0 < game.ply <= table.ply:
         return None
-    entries = storage.log_of(table, after=game.ply - 1)
+    entries = log.log_of(table, after=game.ply - 1)
     if not entries or entries[0] != game.log(game.ply - 1)[0]:
         return None  # the log was rewritten since (the same table would not do that)
     copy = game.copy()
