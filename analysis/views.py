@@ -9,7 +9,7 @@ from django.views.decorators.http import require_POST
 
 from analysis import selectors, services
 from games.models import Table
-from games.protocol import whole_number
+from games.table.protocol import whole_number
 
 
 def _finished_seat(request, table_id: int):

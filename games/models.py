@@ -12,7 +12,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 
-from games.protocol import PACES
+from games.table.protocol import PACES
 
 
 def new_room_code() -> str:
@@ -64,7 +64,7 @@ class Table(models.Model):
     )
     pace = models.CharField(
         max_length=8, choices=[(name, name.title()) for name in PACES], default="normal",
-        help_text="How fast the computers play (a solo player's choice, games.protocol.PACES).",
+        help_text="How fast the computers play (a solo player's choice, games.table.protocol.PACES).",
     )
     turn_deadline = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -128,12 +128,12 @@ class Seat(models.Model):
     )
     counted_as_left = models.BooleanField(
         default=False,
-        help_text="The result ranks the person below everyone who stayed (games.conduct, rule 3): they left, "
+        help_text="The result ranks the person below everyone who stayed (games.table.conduct, rule 3): they left, "
                   "a computer was playing for them at the end, or it made most of their moves.",
     )
     timeouts_in_a_row = models.PositiveSmallIntegerField(
         default=0, help_text="Turns in a row the timer ran out on for the person, since they last played or came back "
-                             "(games.conduct.after_turn: at 2 a computer plays for them until they are back).",
+                             "(games.table.conduct.after_turn: at 2 a computer plays for them until they are back).",
     )
     connected = models.BooleanField(default=False)
     left_at = models.DateTimeField(null=True, blank=True)

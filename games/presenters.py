@@ -1,5 +1,5 @@
 """The table of a stored game as a seat sees it: the facts of the row and its seats, drawn by
-:mod:`games.drawing` (the one renderer of the table, for solo, live and offline tables).
+:mod:`games.table.drawing` (the one renderer of the table, for solo, live and offline tables).
 
 The table's forms use ``ws-send``; the htmx ws extension sends their fields as JSON, and the
 page's script (``games/table.js``) adds the version the player saw::
@@ -9,7 +9,7 @@ page's script (``games/table.js``) adds the version the player saw::
     {"action": "moon", "choice": "subtract", "version": 60}
     {"action": "hint"}
 
-:mod:`live.consumers` reads them with ``games.protocol.parse_move`` and applies them through
+:mod:`live.consumers` reads them with ``games.table.protocol.parse_move`` and applies them through
 ``services.submit_action``, as ``solo.views.act`` does for the HTTP form (script off). This
 module only draws: it writes nothing.
 """
@@ -25,10 +25,11 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 
-from games import bots, drawing, storage
-from games.drawing import Person, TableDrawing, TableFacts, describe_rules
+from games import bots, storage
+from games.table import drawing
+from games.table.drawing import Person, TableDrawing, TableFacts, describe_rules
 from games.engine import Game
-from games.history import Step, game_with_history
+from games.table.history import Step, game_with_history
 from games.models import Seat, Table
 from games.storage import Snapshot
 from ratings.models import PROVISIONAL_GAMES
@@ -181,7 +182,7 @@ def table_facts(snapshot: Snapshot) -> TableFacts:
 
 def table_context(table: Table | Snapshot, seat_number: int, *, hint=None, error: str | None = None,
                   spectator: bool = False) -> dict:
-    """Everything the table shows to ``seat_number`` (:func:`games.drawing.table_context`),
+    """Everything the table shows to ``seat_number`` (:func:`games.table.drawing.table_context`),
     with the rematch of a finished live game.
 
     ``table`` is a row or, cheaper when several seats are drawn at one version, its
@@ -248,7 +249,7 @@ def draw_table(
     shown as a player-facing alert, ``hint`` (``bots.hint``) marked on the table. With
     ``spectator`` it is what someone watching sees from that seat's place: only what is public.
     ``before``, the last drawing sent to this seat's socket, spares drawing what did not change
-    (:func:`games.drawing.draw`).
+    (:func:`games.table.drawing.draw`).
 
     >>> drawing = draw_table(snapshot, 0)              # doctest: +SKIP
     >>> sorted(drawing.parts)[:3]                      # doctest: +SKIP

@@ -5,8 +5,8 @@ once: ``ratings.services`` keys everything on ``table:<id>`` and ignores a secon
 
 Rules (see ``ratings.services`` for the rating side):
 
-* A rated game that finishes is rated from its result (``games.conduct.standings``): a person
-  counted as having left (``games.conduct.counts_as_left``: they left, a computer was playing
+* A rated game that finishes is rated from its result (``games.table.conduct.standings``): a person
+  counted as having left (``games.table.conduct.counts_as_left``: they left, a computer was playing
   for them at the end, or it made most of their moves) is rated last and never wins. The
   same result is shown at the table and in My games.
 * An unrated live game only adds to players' statistics; solo and learning games add nothing.
@@ -14,7 +14,7 @@ Rules (see ``ratings.services`` for the rating side):
 """
 from collections import defaultdict
 
-from games import conduct
+from games.table import conduct
 from games.engine import Game
 from games.models import Action
 from ratings.services import SeatResult, apply_abandoned_game, apply_game_result, record_game_stats
@@ -22,7 +22,7 @@ from ratings.services import SeatResult, apply_abandoned_game, apply_game_result
 
 def seats_counted_as_left(table, seats, *, unsaved: tuple[int, str] | None = None) -> set[int]:
     """The numbers of the seats of ``table`` whose person counts as having left
-    (``games.conduct.counts_as_left``), from the seats' flags and the actors of their moves;
+    (``games.table.conduct.counts_as_left``), from the seats' flags and the actors of their moves;
     ``unsaved`` is ``(seat, actor)`` of a move applied but not stored yet. Solo tables: none."""
     if not table.is_live:
         return set()
@@ -63,7 +63,7 @@ def game_key(table) -> str:
 
 def seat_results(table, game: Game, seats=None, left: set[int] = frozenset()) -> list[SeatResult]:
     """Each seat's result: ``left`` are the seats counted as having left; the places are
-    those of ``games.conduct.standings`` (none while the game is not over)."""
+    those of ``games.table.conduct.standings`` (none while the game is not over)."""
     moons = moons_by_seat(game.to_dict(), game.players)
     deals = deals_scored(game)
     places = conduct.standings(game.scores, left).places if game.phase == "over" else None

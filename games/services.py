@@ -15,7 +15,8 @@ from django.db import transaction
 from django.dispatch import Signal
 from django.utils import timezone
 
-from games import bots, conduct, protocol, storage
+from games import bots, storage
+from games.table import conduct, protocol
 from games.engine import Card, Game, IllegalAction, Rules
 from games.models import Action, Seat, Table
 from games.realtime import notify_table
@@ -132,7 +133,7 @@ def submit_action(
     """Apply one move for one seat, or raise :class:`ActionRejected` and change nothing.
 
     ``action`` is the engine's (a card, three cards to pass, a moon choice), as
-    :func:`games.protocol.parse_move` reads it from a client; the engine refuses anything else.
+    :func:`games.table.protocol.parse_move` reads it from a client; the engine refuses anything else.
 
     ``user``, when given, must be the person in that seat. ``expected_version`` is the table
     version the move was made against: a duplicate or stale move is rejected.
@@ -192,14 +193,13 @@ def _same_passing_round(table: Table, expected_version: int, seat_number: int, a
     """A move made at ``expected_version`` that still stands (``protocol.still_current``)."""
     if not isinstance(action, list) or not 0 < expected_version < table.version:
         return False
-    since = Action.objects.filter(table=table, version__gt=expected_version).values_list("seat", "action")
-    return protocol.still_current(seat_number, action, since)
+    return protocol.still_current(seat_number, action, storage.moves_since(table, expected_version))
 
 
 def plan_next(table: Table, game: Game, seats: list[Seat] | None = None) -> None:
     """Who must act has changed other than by a move (the game began, a computer took a
     seat over or gave it back): schedule the computers' turns and set the clock
-    (``games.conduct``). The caller holds the table's row lock and saves it."""
+    (``games.table.conduct``). The caller holds the table's row lock and saves it."""
     seats = list(table.seats.all()) if seats is None else seats
     seats, _ = apply_conduct(table, seats, game, conduct.Began(
         to_act=tuple(game.to_act), passing=game.phase == "pass", ply=game.ply))
@@ -224,9 +224,9 @@ def plan_computers(table: Table, game: Game, seats: list[Seat]) -> None:
 
 
 def life_of(table: Table, seats: list[Seat], game: Game | None, *, kept: dict[int, int] | None = None) -> conduct.TableLife:
-    """The table's life as the rules of conduct see it (``games.conduct.TableLife``), from its
+    """The table's life as the rules of conduct see it (``games.table.conduct.TableLife``), from its
     rows and its game (None before the start, or when the command does not need to know who
-    must act: ``games.conduct.needs_who_acts``); ``kept``, the seats a rematch's room keeps
+    must act: ``games.table.conduct.needs_who_acts``); ``kept``, the seats a rematch's room keeps
     (``live.rooms``)."""
     return conduct.TableLife(
         seats=tuple(
@@ -279,7 +279,7 @@ def store_rematch(table: Table, offer: conduct.Rematch, code: str) -> None:
 
 def conduct_step(table: Table, seats: list[Seat], game: Game | None, command, *,
                  kept: dict[int, int] | None = None) -> tuple[conduct.TableLife, conduct.Step]:
-    """The table's life before ``command`` and the step it takes now (``games.conduct.step``);
+    """The table's life before ``command`` and the step it takes now (``games.table.conduct.step``);
     a command the rules refuse raises :class:`ActionRejected`."""
     before = life_of(table, seats, game, kept=kept)
     try:
@@ -320,7 +320,7 @@ def apply_conduct(table: Table, seats: list[Seat], game: Game | None, command, *
 
 
 def schedule_deadlines(table: Table, life: conduct.TableLife, deadlines, now: float) -> None:
-    """Wake the table at each of ``deadlines`` (``games.conduct.Deadline``) of its ``life``:
+    """Wake the table at each of ``deadlines`` (``games.table.conduct.Deadline``) of its ``life``:
     its clock (``table.turn_deadline``) runs out, a reconnect grace is over, or the time to
     answer its rematch (kept in ``table.rematch``)."""
     for deadline in deadlines:
@@ -407,7 +407,7 @@ def abandon_table(table_id: int, reason: str, *, before_start: bool = False) -> 
 
 def _finish(table: Table, game: Game, seats: list[Seat], *, unsaved: tuple[int, str]) -> list[Seat]:
     """The game of ``table`` is over (``unsaved``: the seat and actor of its last move, not
-    stored yet): the result (``games.conduct.standings``, those counted as left ranked last)
+    stored yet): the result (``games.table.conduct.standings``, those counted as left ranked last)
     is kept on the row and its seats, and rated, in the same transaction. Returns the seats
     as they now are."""
     table.status = Table.Status.FINISHED
@@ -496,7 +496,7 @@ def play_forced_card(table_id: int, version: int) -> bool:
 turn_timer_due = Signal()
 """Sent with ``table`` and ``seats`` (the people to act) when a turn timer falls due, before a
 computer plays for them. A receiver that knows the people cannot be playing (live play: their
-server process is silent, ``games.conduct`` rule 6, ``live.server.hold_timer_in_outage``) starts the clock again and returns True;
+server process is silent, ``games.table.conduct`` rule 6, ``live.server.hold_timer_in_outage``) starts the clock again and returns True;
 the timer then does not fire."""
 
 
@@ -537,7 +537,7 @@ def turn_timed_out(table_id: int, deadline_iso: str) -> int:
 
 def replan_playing_tables() -> int:
     """Schedule again what every playing table waits for: the computers' turns or a forced
-    card, its clock and the reconnect graces that run (``games.conduct.pending_deadlines``).
+    card, its clock and the reconnect graces that run (``games.table.conduct.pending_deadlines``).
     Returns how many tables wait for something.
 
     Part of the re-planning of every start and every worker connection

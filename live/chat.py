@@ -2,14 +2,14 @@
 the game has started, from those watching it to the other watchers (the players never see the
 watchers' chat, as on Lichess; someone who left a game in progress is a watcher). Kept with
 the table for the staff (``ChatMessage``), rate-limited, with a report for someone else's line.
-The text is checked by ``games.protocol.parse_chat``; sockets send the lines (``live.consumers``).
+The text is checked by ``games.table.protocol.parse_chat``; sockets send the lines (``live.consumers``).
 """
 from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
 
-from games import conduct
+from games.table import conduct
 from games.models import Seat, Table
 from games.realtime import notify_chat
 from games.services import ActionRejected
@@ -21,7 +21,7 @@ CHAT_BURST_SECONDS = 15
 
 
 def audience(table: Table, user) -> str | None:
-    """Which chat of ``table`` ``user`` takes part in (``games.conduct.chat_audience``):
+    """Which chat of ``table`` ``user`` takes part in (``games.table.conduct.chat_audience``):
     ``"players"``, ``"watchers"`` or None. Whether a watcher may watch at all is the caller's
     question (``accounts.selectors.has_live_access``)."""
     seat = Seat.objects.filter(table_id=table.pk, user=user).only("resigned").first()

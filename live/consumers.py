@@ -41,9 +41,10 @@ from django.template.loader import render_to_string
 from django.utils.html import format_html
 
 from accounts.selectors import has_live_access, live_access_denied_message
-from games import protocol, services, storage
+from games import services, storage
+from games.table import protocol
 from games.faults import LAYER_FAULTS, describe
-from games.drawing import TableDrawing, changed_parts
+from games.table.drawing import TableDrawing, changed_parts
 from games.presenters import draw_table, hint_for, render_table, watching_place
 from games.realtime import remember_server_loop, table_group
 from games.storage import Snapshot
@@ -465,7 +466,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=json.dumps({"type": "ack", "version": outcome.version}))
 
     async def set_pace(self, frame):
-        """A solo player chose how fast the computers play (``games.protocol.PACES``)."""
+        """A solo player chose how fast the computers play (``games.table.protocol.PACES``)."""
         try:
             pace = protocol.parse_pace(frame)
             await db(services.set_pace)(self.table_id, self.user, pace)
@@ -603,7 +604,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         seat = snapshot.seat_for(self.user.pk)
         # Only the seat's present occupant gets its private view: someone who left the game
-        # looks on from their old place as a watcher does (games.conduct, rule 1).
+        # looks on from their old place as a watcher does (games.table.conduct, rule 1).
         self.seat_number = snapshot.private_seat(self.user.pk)
         self.place = watching_place(seat.number if seat is not None else None, chosen=self.watch_place)
         watching = self.seat_number is None and snapshot.table.status != snapshot.table.Status.WAITING

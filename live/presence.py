@@ -14,7 +14,8 @@ from django.utils import timezone
 
 from games.models import Seat, Table
 from games.realtime import notify_presence
-from games import conduct, storage
+from games import storage
+from games.table import conduct
 from games.services import (
     ActionRejected, apply_conduct, apply_conduct_and_announce, life_of, )
 from hearts_site.taskrunner import task_batch
@@ -26,7 +27,7 @@ log = logging.getLogger(__name__)
 def start_grace_for_absent(table_id: int) -> int:
     """Start the reconnect grace period of every seated person not connected to a table that
     has just started (a computer stands in if they never arrive): to the rules of conduct,
-    their sockets are closed (``games.conduct.SocketsClosed``). Returns how many."""
+    their sockets are closed (``games.table.conduct.SocketsClosed``). Returns how many."""
     with task_batch(), transaction.atomic():
         table = Table.objects.select_for_update().filter(pk=table_id).first()
         if table is None:
@@ -253,7 +254,7 @@ def sweep_dead_connections() -> int:
     for connection in dead:
         tables.add(connection.table_id)
         # The grace period counts from now, when the outage is noticed: while the server was
-        # away its people could not come back to it (games.conduct, rule 6).
+        # away its people could not come back to it (games.table.conduct, rule 6).
         connection_closed(connection.table_id, connection.user_id, connection.channel_name)
         closed += 1
         log.warning(
@@ -267,7 +268,7 @@ def sweep_dead_connections() -> int:
 
 def restart_clock_after_outage(table_id: int) -> bool:
     """The sockets of ``table_id`` died with their server process: the outage is not charged
-    to the person whose turn it is (``games.conduct``, rule 6). Their clock starts again
+    to the person whose turn it is (``games.table.conduct``, rule 6). Their clock starts again
     with the whole turn and the arrival grace, from now, when the outage is noticed, while
     browsers reconnect. Returns True when a clock was running."""
     with task_batch(), transaction.atomic():

@@ -10,7 +10,8 @@ from collections import defaultdict
 from django.db import transaction
 from django.utils import timezone
 
-from games import conduct, storage
+from games import storage
+from games.table import conduct
 from games.engine import Rules
 from games.models import Seat, Table
 from games.services import (
@@ -35,7 +36,7 @@ LIVE_KINDS = (Table.Kind.FRIENDS, Table.Kind.MATCHED)
 
 def live_games_in_progress(users, *, besides: int | None = None) -> dict[int, Table]:
     """The live game in progress where each of ``users`` holds a seat they have not left
-    (``games.conduct``, rule 5: one at a time), by user id; the table ``besides`` is not
+    (``games.table.conduct``, rule 5: one at a time), by user id; the table ``besides`` is not
     counted."""
     rows = Seat.objects.filter(user__in=users, table__status=Table.Status.PLAYING, table__kind__in=LIVE_KINDS)
     by_person = defaultdict(list)  # each person's seats only: the queue asks for hundreds at once
@@ -62,7 +63,7 @@ def _refuse_if_playing_elsewhere(table: Table, users) -> None:
 
 
 def take_seat(table_id: int, user, seat_number: int | None = None) -> Seat:
-    """Seat ``user`` at a table that has not started (``games.conduct``, rule 10: the seat
+    """Seat ``user`` at a table that has not started (``games.table.conduct``, rule 10: the seat
     chosen, else an empty one, else a computer's; a rematch's room keeps its seats, rule 9).
 
     Idempotent: a person already seated gets their seat back. Raises :class:`ActionRejected`
@@ -157,7 +158,7 @@ def resign(table_id: int, user) -> bool:
 
 def answer_rematch(table_id: int, user, yes: bool) -> dict | None:
     """After a live game, ``user`` asks for a rematch or accepts one (``yes``), or declines it
-    (``games.conduct``, rule 9).
+    (``games.table.conduct``, rule 9).
 
     The first yes makes a new room with the same rules, rated or not and timer, the same
     computers, and the same people in the same order round the table (the first to ask in
@@ -192,7 +193,7 @@ def answer_rematch(table_id: int, user, yes: bool) -> dict | None:
 
 def _kept_seats(room: Table) -> dict[int, int] | None:
     """The seats of a rematch's new room kept for the people of the finished game while the
-    offer is open, by user id (``games.conduct.kept_places``); None for any other room."""
+    offer is open, by user id (``games.table.conduct.kept_places``); None for any other room."""
     if room.kind != Table.Kind.FRIENDS or room.status != Table.Status.WAITING:
         return None
     finished = Table.objects.filter(rematch__code=room.code, rematch__state="open").first()

@@ -1,7 +1,7 @@
 """Websocket routes of live play: the table socket (solo and live tables alike)."""
 from django.urls import path
 
-from games.protocol import TABLE_SOCKET_ROUTE
+from games.table.protocol import TABLE_SOCKET_ROUTE
 from live.consumers import TableConsumer
 
 websocket_urlpatterns: list = [

@@ -39,7 +39,7 @@ from django.conf import settings
 from django.db import close_old_connections, connection
 from django.utils import timezone
 
-from games import conduct
+from games.table import conduct
 from games.faults import describe
 from games.models import Seat, Table
 from hearts_site.taskrunner import resend_unsent, schedule
@@ -182,7 +182,7 @@ async def _beat_forever() -> None:
 def hold_timer_in_outage(sender, table: Table, seats: list, **kwargs) -> bool:
     """A turn timer fell due (``games.services.turn_timer_due``): when a person to act is cut
     off by an outage not yet noticed (every server process holding their sockets has missed
-    its heartbeat, ``games.conduct.cut_off_by_outage``), their clock starts again whole
+    its heartbeat, ``games.table.conduct.cut_off_by_outage``), their clock starts again whole
     instead (:func:`restart_clock_after_outage`). A Celery worker outlives a dead daphne; this
     keeps its timers from charging the outage to the players. Sockets of this very process
     (the embedded default runs timers in it) are alive: it is running this."""

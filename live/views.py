@@ -19,7 +19,7 @@ from accounts.selectors import has_live_access, live_access_action, live_access_
 from games import presenters, services, storage
 from games.engine import Rules
 from games.models import Seat, Table
-from games.protocol import CHAT_MAX_CHARACTERS, QUICK_PHRASES, table_socket_path, whole_number
+from games.table.protocol import CHAT_MAX_CHARACTERS, QUICK_PHRASES, table_socket_path, whole_number
 from live import chat, matchmaking, rooms
 from live.forms import QueueForm, RoomForm
 from live.consumers import render_table_html
@@ -64,12 +64,12 @@ def open_rooms() -> list[dict]:
 
 
 WATCHABLE = Q(kind=Table.Kind.MATCHED) | Q(kind=Table.Kind.FRIENDS, listed=True)
-"""``games.conduct.listed_for_watching`` as a query (a test holds the two together)."""
+"""``games.table.conduct.listed_for_watching`` as a query (a test holds the two together)."""
 
 
 def games_to_watch(user, limit: int = 20) -> list[dict]:
     """Live games being played now that ``user`` has no seat at, newest first, with who plays:
-    those offered to watchers (``games.conduct.listed_for_watching``: matched games and rooms
+    those offered to watchers (``games.table.conduct.listed_for_watching``: matched games and rooms
     listed in the lobby; an unlisted room is for those given its link)."""
     tables = (Table.objects.filter(WATCHABLE, status=Table.Status.PLAYING)
               .exclude(seats__user=user).order_by("-started_at", "-pk")[:limit])

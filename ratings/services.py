@@ -14,7 +14,7 @@ Rules
 3. Computer seats (``user_id=None``) are not rated and are left out of the ranking: people are
    ranked among themselves only.
 4. People are ranked in the order of the game's result, each seat's ``place``, which the games
-   app decides and shows (``games.conduct.standings``: lower score first, equal scores share a
+   app decides and shows (``games.table.conduct.standings``: lower score first, equal scores share a
    place, a person who dropped after everyone who played to the end). A tie — a shared win in
    particular — counts halfway between a win and a loss against each player tied with you (see
    :mod:`ratings.skill` for how openskill is corrected for that).

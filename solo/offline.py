@@ -5,7 +5,7 @@ A signed-in player's finished offline games come back through :func:`keep_game`:
 through the engine and stored whole as a finished solo table (its actions, its seats), or
 refused whole.
 
-The offline table runs :mod:`games.offline` in Pyodide (served from the npm package, see
+The offline table runs :mod:`games.table.offline` in Pyodide (served from the npm package, see
 ``package.json``; never from a CDN).  :func:`bundle` packs the pure-Python modules it needs,
 with the table's templates and Jinja2, from the very files the server runs.
 """
@@ -26,12 +26,11 @@ from django.utils.dateparse import parse_datetime
 
 from games import storage
 from games.models import Action, Seat, Table
-from games.offline import YOU, checked_replay
+from games.table.offline import YOU, checked_replay
 from games.results import record_finished_game
 
 BASE = Path(settings.BASE_DIR)
 
-GAMES_MODULES = ("__init__", "conduct", "drawing", "history", "learn", "offline", "protocol", "templating")
 BOTS_LEFT_OUT = ("arena.py", "figures.py", "outside_arena.py", "placeholders.py", "sturtevant.py")  # benchmark tools, not play
 PACKAGES = ("jinja2", "markupsafe")  # the drawing's templates; pure Python (markupsafe's C part is optional)
 
@@ -47,8 +46,8 @@ PAGE_ASSETS = (
 
 def _bundle_files() -> list[tuple[str, Path]]:
     """(name in the zip, file) for every file of the bundle, in a fixed order."""
-    files = [(f"games/{name}.py", BASE / "games" / f"{name}.py") for name in GAMES_MODULES]
-    for package in ("engine", "bots"):
+    files = [("games/__init__.py", BASE / "games" / "__init__.py")]
+    for package in ("engine", "bots", "table"):
         for path in sorted((BASE / "games" / package).glob("*.py")):
             if path.name not in BOTS_LEFT_OUT:
                 files.append((f"games/{package}/{path.name}", path))
@@ -96,8 +95,8 @@ def cached_urls(page_url: str, bundle_url: str) -> list[str]:
 
 
 def keep_game(user, saved) -> tuple[Table, bool]:
-    """Store a finished offline game of ``user`` (``games.offline.OfflineTable.saved``) as a
-    finished solo table, after replaying it (:func:`games.offline.checked_replay`; raises
+    """Store a finished offline game of ``user`` (``games.table.offline.OfflineTable.saved``) as a
+    finished solo table, after replaying it (:func:`games.table.offline.checked_replay`; raises
     ``ValueError`` saying why a game is refused).  The table and whether it is new: a game
     sent again is the table it made the first time.  All or nothing: one transaction.
     """

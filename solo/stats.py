@@ -1,16 +1,16 @@
 """A player's statistics of solo play, read from their stored games.
 
 Every finished or abandoned solo game counts as played (an abandoned one as not won); a game
-is replayed once through the engine (:func:`games.history.game_with_history`) for the
+is replayed once through the engine (:func:`games.table.history.game_with_history`) for the
 figures no column holds: points per deal, moons shot, queens of spades taken.
 """
 from collections import defaultdict
 from dataclasses import dataclass, field, fields
 
 from games import storage
-from games.history import game_with_history
+from games.table.history import game_with_history
 from games.models import Table
-from games.offline import verified
+from games.table.offline import verified
 
 QUEEN_OF_SPADES = "QS"
 

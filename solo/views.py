@@ -19,13 +19,14 @@ from accounts.guests import note_guest_seen, player_for
 from analysis.selectors import accuracies as analysis_accuracies
 from analysis.selectors import panel_context as analysis_panel
 from analysis.selectors import player_summary as analysis_summary
-from games import bots, drawing, learn, presenters, services, storage
+from games import bots, presenters, services, storage
+from games.table import drawing, learn
 from games.bots import figures
 from games.engine import Card, Rules
 from games.forms import NewGameForm
 from games.models import Seat, Table
-from games.offline import verified
-from games.protocol import BadMove, parse_move, table_socket_path, whole_number
+from games.table.offline import verified
+from games.table.protocol import BadMove, parse_move, table_socket_path, whole_number
 from solo import offline
 from solo.stats import computer_level, solo_statistics
 
@@ -358,7 +359,7 @@ def replay_context(table: Table, me: int, ply: int) -> dict:
         "hearts_broken": game.hearts_broken,
         "pass_direction": str(game.pass_direction),
         "deals": [{"deal": deal, "ply": index} for deal, index in deal_starts],
-        # The stored result: a person counted as having left never wins (games.conduct).
+        # The stored result: a person counted as having left never wins (games.table.conduct).
         "winners": [names_you[s] for s in (table.winners if game.phase == "over" else game.winners)],
         "players": n,
     }
@@ -377,7 +378,7 @@ def _step_text(step, log, names, table) -> str:
 
 
 def _events_text(step, names, winners: "list[int] | None" = None) -> list[str]:
-    """The step's events in words (``games.drawing.events_said``), and at the end the game's
+    """The step's events in words (``games.table.drawing.events_said``), and at the end the game's
     winners: ``winners``, the stored result (a person counted as having left never wins)."""
     said = drawing.events_said(step.events, names)
     for event in step.events:

@@ -13,8 +13,8 @@ WITH_EXAMPLES = sorted(name for name, path in MODULES.items() if EXAMPLE.search(
 
 
 def test_the_scan_finds_the_known_examples():
-    assert {"games.engine.game", "games.bots.hard", "games.bots.analysis", "games.drawing",
-            "games.conduct", "ratings.skill", "accounts.names"} <= set(WITH_EXAMPLES)
+    assert {"games.engine.game", "games.bots.hard", "games.bots.analysis", "games.table.drawing",
+            "games.table.conduct", "ratings.skill", "accounts.names"} <= set(WITH_EXAMPLES)
 
 
 @pytest.mark.parametrize("name", WITH_EXAMPLES)

@@ -8,7 +8,7 @@ not give:
 
 * ``hearts_site/channel_layers.py`` — channels' in-memory layer expiring messages once a
   second; channels_redis' pub/sub layer telling every socket when Redis goes away;
-* ``games/templating.py`` — Jinja2 printing through a cheaper ``escape`` (pure: the browser's
+* ``games/table/templating.py`` — Jinja2 printing through a cheaper ``escape`` (pure: the browser's
   offline table draws with it, so it cannot share a module with the others);
 * ``games/storage/statements.py`` — the SQL of a move compiled by Django's ORM once (Django's query
   compiler has no underscore but is not a documented API either).
@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("accounts", "analysis", "games", "hearts_site", "live", "ratings", "solo")
 ADAPTERS = {
     "hearts_site/channel_layers.py": "hearts_site.channel_layers",
-    "games/templating.py": "games.templating",
+    "games/table/templating.py": "games.table.templating",
     "games/storage/statements.py": "games.storage.statements",
 }
 

@@ -1,10 +1,10 @@
-"""games.templating: the table's Jinja2 prints exactly what markupsafe would."""
+"""games.table.templating: the table's Jinja2 prints exactly what markupsafe would."""
 import markupsafe
 from django.utils.safestring import mark_safe
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.templating import escape, table_templates
+from games.table.templating import escape, table_templates
 
 printed = st.one_of(
     st.text(),

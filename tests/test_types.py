@@ -60,7 +60,7 @@ def test_the_pure_layer_is_every_module_of_games_without_django():
     assert not declared & bound, f"these need Django, so they are not pure: {sorted(declared & bound)}"
     missing = games - bound - declared - {"games"}
     assert not missing, f"these import no Django: add them to mypy.ini's files: {sorted(missing)}"
-    assert {"games.engine.game", "games.bots.hard", "games.drawing", "games.conduct"} <= declared
+    assert {"games.engine.game", "games.bots.hard", "games.table.drawing", "games.table.conduct"} <= declared
 
 
 def test_the_check_sees_a_module_reaching_django_through_another(monkeypatch, tmp_path):

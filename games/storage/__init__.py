@@ -1,5 +1,4 @@
-"""Where tables are kept: the one module the rest of the site reads tables from and writes
-moves to.
+"""How a table's game is kept and read back, and the one load and one save of a move.
 
 A move loads once and saves once::
 
@@ -23,11 +22,11 @@ from __future__ import annotations
 from django.db import transaction
 
 from games.storage import log, snapshots, statements
-from games.storage.log import actions_of, log_of, logs_of, record_start, saved_game
+from games.storage.log import actions_of, log_of, logs_of, moves_since, record_start, saved_game
 from games.storage.snapshots import Snapshot, cached, forget, game_of, load, of_row, read_seats
 
 __all__ = [
-    "MOVE_FIELDS", "Snapshot", "actions_of", "cached", "forget", "game_of", "load", "lock", "log_of", "logs_of",
+    "MOVE_FIELDS", "Snapshot", "actions_of", "cached", "forget", "game_of", "load", "lock", "log_of", "logs_of", "moves_since",
     "of_row", "read_seats", "record_start", "save_move", "saved_game",
 ]
 

@@ -64,6 +64,11 @@ def log_of(table: Table, after: int = 0) -> list[dict]:
     return [{"deal": deal, "seat": seat, "action": action} for deal, seat, action in rows]
 
 
+def moves_since(table: Table, version: int) -> list[tuple[int, object]]:
+    """``(seat, action)`` of each move stored at a table version after ``version``, in order."""
+    return list(Action.objects.filter(table_id=table.pk, version__gt=version).order_by("ply").values_list("seat", "action"))
+
+
 def logs_of(tables) -> dict[int, list[dict]]:
     """The logs of several tables in one query, by table id, each up to its row's ``ply``
     (as :func:`log_of`)."""

@@ -28,9 +28,9 @@ from collections import OrderedDict
 
 from django.conf import settings
 
-from games import conduct
+from games.table import conduct
 from games.engine import Game
-from games.history import Step, game_with_history, step_of
+from games.table.history import Step, game_with_history, step_of
 from games.models import Seat, Table
 from games.results import game_key
 from games.storage import log, statements
@@ -73,7 +73,7 @@ class Snapshot:
 
     def private_seat(self, user_id) -> int | None:
         """The seat whose private view (hand, passes, legal moves) ``user_id`` may be sent:
-        the one they hold and have not left (``games.conduct.private_seat``)."""
+        the one they hold and have not left (``games.table.conduct.private_seat``)."""
         if self._seat_states is None:
             self._seat_states = [
                 conduct.SeatState.of(seat.number, seat.user_id, standing_in=seat.standing_in, resigned=seat.resigned)

@@ -11,7 +11,7 @@ import urllib.request
 
 import pytest
 
-from games.offline import checked_replay
+from games.table.offline import checked_replay
 from tests.solo.test_offline import finished_game
 
 from .conftest import ROOT, _free_port

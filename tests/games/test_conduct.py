@@ -1,4 +1,4 @@
-"""The conduct of a table (``games.conduct``): its rules as properties over generated tables and
+"""The conduct of a table (``games.table.conduct``): its rules as properties over generated tables and
 histories, and a state machine of a table's seats checking its invariants after every command."""
 import ast
 from pathlib import Path
@@ -6,8 +6,8 @@ from pathlib import Path
 from hypothesis import given, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from games import conduct
-from games.conduct import Presence, SeatState
+from games.table import conduct
+from games.table.conduct import Presence, SeatState
 
 ACTORS = st.sampled_from(["person", "bot", "timeout", "standin", "forced"])
 SCORES = st.lists(st.integers(min_value=0, max_value=150), min_size=3, max_size=6)

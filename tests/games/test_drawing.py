@@ -1,4 +1,4 @@
-"""games.drawing, games.history and games.templating: the table is drawn from plain facts,
+"""games.table.drawing, games.table.history and games.table.templating: the table is drawn from plain facts,
 with no Django, so the browser's offline table draws it with the same code."""
 import random
 import re
@@ -7,9 +7,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import bots, drawing
+from games import bots
+from games.table import drawing
 from games.engine import Card, Game, Rules
-from games.history import game_with_history, step_of
+from games.table.history import game_with_history, step_of
 
 def test_a_whole_game_is_drawn_for_every_seat_from_its_own_view_only():
     rules = Rules()

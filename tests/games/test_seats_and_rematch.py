@@ -1,5 +1,5 @@
 """Seats before the start and the rematch after the game as commands of the table's life
-(``games.conduct.step``, rules 9 and 10): examples, and hypothesis driving a room and a
+(``games.table.conduct.step``, rules 9 and 10): examples, and hypothesis driving a room and a
 finished game through any order of them."""
 from dataclasses import replace
 
@@ -7,8 +7,8 @@ import pytest
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
-from games import conduct
-from games.conduct import (
+from games.table import conduct
+from games.table.conduct import (
     REMATCH_SECONDS, Presence, Refused, Rematch, RematchAnswered, RematchDue, Sat, SeatState, Stood,
     TableLife, kept_places, stayed_to_the_end, step,
 )

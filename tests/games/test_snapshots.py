@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from games import presenters, services, storage
 from games.engine import Game, Rules
 from games.models import Action, Table
-from games.history import game_with_history
+from games.table.history import game_with_history
 from live import rooms
 
 

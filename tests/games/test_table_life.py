@@ -1,4 +1,4 @@
-"""The table's life (``games.conduct.step``) as a state machine: hypothesis drives a table
+"""The table's life (``games.table.conduct.step``) as a state machine: hypothesis drives a table
 through moves, timeouts, drops, returns, leaving and outages in any order, and after every step
 the rules of conduct must hold."""
 from dataclasses import replace
@@ -6,8 +6,8 @@ from dataclasses import replace
 from hypothesis import settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from games import conduct
-from games.conduct import (
+from games.table import conduct
+from games.table.conduct import (
     Began, CameBack, GraceOver, Moved, OutageNoticed, Presence, Resigned, SeatState, SocketOpened,
     SocketsClosed, TableLife, Timing, private_seat, step,
 )

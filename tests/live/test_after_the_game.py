@@ -7,7 +7,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import conduct, presenters, services, storage
+from games import presenters, services, storage
+from games.table import conduct
 from games.engine import Rules
 from games.models import Table
 from live import presence, rooms

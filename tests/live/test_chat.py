@@ -4,7 +4,8 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.urls import reverse
 
-from games import protocol, services
+from games import services
+from games.table import protocol
 from games.engine import Rules
 from games.models import Table
 from live import chat, rooms

@@ -372,7 +372,7 @@ def test_the_worker_sends_pending_turns_again_whenever_it_connects(people, monke
 
 def test_replanning_wakes_again_each_clock_and_reconnect_grace_that_runs(people, monkeypatch, settings):
     """The turn timers and stand-in checks a worker held are lost with it: the re-planning
-    schedules each again, at the moment it was due (``games.conduct.pending_deadlines``)."""
+    schedules each again, at the moment it was due (``games.table.conduct.pending_deadlines``)."""
     settings.LIVE_RECONNECT_GRACE_SECONDS = 60
     ann, bob = people[0], people[1]
     monkeypatch.setattr(services, "schedule", lambda *args, **kwargs: None)  # lost

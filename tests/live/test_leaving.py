@@ -1,5 +1,5 @@
 """Leaving a live game for good (``live.rooms.resign``): the leaver sees nothing more of the
-seat's cards (games.conduct, rule 1), and the result ranks them last everywhere it is told
+seat's cards (games.table.conduct, rule 1), and the result ranks them last everywhere it is told
 (rules 3 and 4): the game-over panel, My games, the stored winners and the ratings."""
 import json
 

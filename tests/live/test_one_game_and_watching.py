@@ -1,11 +1,12 @@
-"""Rules of conduct on the live app's side (``games.conduct``): one live game at a time per
+"""Rules of conduct on the live app's side (``games.table.conduct``): one live game at a time per
 person, in rooms as in the queue, and only listed games offered to watchers."""
 import itertools
 
 import pytest
 from django.urls import reverse
 
-from games import conduct, services
+from games import services
+from games.table import conduct
 from games.engine import Rules
 from games.models import Table
 from live import rooms

@@ -1,6 +1,6 @@
 """A Celery worker outlives a dead daphne: a turn timer that falls due while every server
 process holding the acting person's sockets is silent (before the sweep notices the outage)
-does not charge them — their clock starts again whole (games.conduct rule 6)."""
+does not charge them — their clock starts again whole (games.table.conduct rule 6)."""
 import datetime as dt
 
 import pytest

@@ -1,5 +1,5 @@
 """A solo table's speed governs its computers: the pause before each computer card follows the
-pace the player chose (slow, normal, fast, instant: ``games.protocol.PACES``), and a click asks
+pace the player chose (slow, normal, fast, instant: ``games.table.protocol.PACES``), and a click asks
 the computers to play at once. Live tables keep one pace for everyone."""
 import pytest
 from asgiref.sync import sync_to_async
@@ -7,7 +7,7 @@ from asgiref.sync import sync_to_async
 from games import services, storage
 from games.engine import Rules
 from games.models import Table
-from games.protocol import PACES
+from games.table.protocol import PACES
 from tests.live.conftest import Player, seat_people
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -12,8 +12,8 @@ from games import bots, services, storage
 from games.engine import Rules
 from games.models import Table
 from games.presenters import draw_table
-from games.history import initial_game
-from games.drawing import changed_parts
+from games.table.history import initial_game
+from games.table.drawing import changed_parts
 from live.consumers import CLOSE_FORBIDDEN, PRESENCE_EVERY_SECONDS
 from tests.live.conftest import Player, seat_people
 

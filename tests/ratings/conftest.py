@@ -4,7 +4,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from games.conduct import standings
+from games.table.conduct import standings
 from ratings.services import SeatResult, apply_game_result
 
 _keys = itertools.count(1)

@@ -8,7 +8,7 @@ from django.db.models import QuerySet
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games.conduct import standings
+from games.table.conduct import standings
 from ratings import skill
 from ratings.models import PROVISIONAL_GAMES, PlayerStats, RatedGame, Rating, RatingChange
 from ratings.selectors import leaderboard, rating_for

@@ -8,7 +8,7 @@ from functools import lru_cache
 from html.parser import HTMLParser
 
 from games.engine import Card
-from games.history import game_with_history
+from games.table.history import game_with_history
 
 _TAG = re.compile(r"<[^>]*>")
 
@@ -35,7 +35,7 @@ GENERIC_PHRASES = [
         r"Each heart is 1 point, the Q♠ is 13\.",
         r"Black Maria: K♠ 10, A♠ 7",
         r"Omnibus: jack of diamonds is −10",
-        # learn-to-play notes (games/learn.py)
+        # learn-to-play notes (games/table/learn.py)
         r"nobody may play a heart or the Q♠ on it, unless they hold nothing else\.",
         r"Every heart you take is 1 point and the Q♠ 13;",
         r"take every heart and the Q♠ in one hand",

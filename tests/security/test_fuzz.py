@@ -121,7 +121,7 @@ def test_random_actions_through_services_leave_every_game_valid(people, django_u
     elapsed = time.monotonic() - started
     print(f"fuzz seed={seed}: {calls} actions in {elapsed:.1f}s: {counts}")
     assert counts["accepted"] > 100, counts
-    # "malformed" is the client protocol's refusal (games.protocol): the services take the
+    # "malformed" is the client protocol's refusal (games.table.protocol): the services take the
     # engine's actions, and the engine refuses anything else as illegal.
     for code in ("illegal", "stale", "not_your_seat", "no_seat", "not_started"):
         assert counts[code] > 0, (code, counts)

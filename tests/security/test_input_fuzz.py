@@ -14,7 +14,8 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from accounts.models import Subscription
-from games import protocol, services
+from games import services
+from games.table import protocol
 from games.engine import Rules
 from games.models import Action, Seat, Table
 from live import consumers, rooms

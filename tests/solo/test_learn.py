@@ -3,7 +3,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import learn, storage
+from games import storage
+from games.table import learn
 from games.models import Table
 
 HTMX = {"HTTP_HX_REQUEST": "true"}

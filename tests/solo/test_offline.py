@@ -12,15 +12,15 @@ from django.urls import reverse
 
 from games import bots
 from games.engine import Game, Rules
-from games import offline as offline_table
+from games.table import offline as offline_table
 from games.models import Action, Table
-from games.offline import YOU, OfflineTable
+from games.table.offline import YOU, OfflineTable
 from solo import offline
 from solo.stats import solo_statistics
 
 PLAY_IN_THE_BUNDLE = """
 import sys
-from games.offline import OfflineTable
+from games.table.offline import OfflineTable
 table = OfflineTable.new("medium", seed=9, game_id="t")
 while not table.over:
     if 0 in table.game.to_act:
@@ -55,13 +55,13 @@ def test_the_bundle_plays_a_whole_game_on_its_own(tmp_path):
 
 def test_the_bundle_is_the_servers_own_files():
     names = zipfile.ZipFile(io.BytesIO(offline.bundle()[0])).namelist()
-    for needed in ("games/offline.py", "games/engine/game.py", "games/bots/hard.py", "games/drawing.py",
+    for needed in ("games/table/offline.py", "games/engine/game.py", "games/bots/hard.py", "games/table/drawing.py",
                    "templates/jinja2/games/_table_parts.html", "jinja2/environment.py", "markupsafe/__init__.py"):
         assert needed in names
     assert not [name for name in names if name.endswith((".so", ".pyc")) or "arena" in name]
     archive = zipfile.ZipFile(io.BytesIO(offline.bundle()[0]))
-    with open(offline.BASE / "games" / "drawing.py", "rb") as source:
-        assert archive.read("games/drawing.py") == source.read()
+    with open(offline.BASE / "games" / "table" / "drawing.py", "rb") as source:
+        assert archive.read("games/table/drawing.py") == source.read()
 
 
 def test_the_offline_page_names_the_current_bundle_and_pyodide(client):

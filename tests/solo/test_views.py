@@ -4,7 +4,8 @@ import pytest
 from django.urls import reverse
 from markupsafe import escape as html_escape
 
-from games import presenters, protocol, services, storage
+from games import presenters, services, storage
+from games.table import protocol
 from games.engine import Card, Game, Rules
 from games.models import Action, Table
 from tests.security.cards import final_trick_cards, split_deal_ended

@@ -1,4 +1,4 @@
-/* The offline table's thinking, off the page's thread: Pyodide and games.offline run here, so a
+/* The offline table's thinking, off the page's thread: Pyodide and games.table.offline run here, so a
    Hard computer's search (up to seconds on a phone) never freezes the page. solo/offline.js asks
    by message ({id, op, args}) and gets {id, result} or {id, error}. Each answer carries what the
    page needs next (the table's changes, the game to keep, whether a computer is to act), so one
@@ -26,7 +26,7 @@ var OPS = {
     py = await module.loadPyodide({ indexURL: args.pyodide });
     var zip = await (await fetch(args.bundle)).arrayBuffer();
     py.unpackArchive(zip, "zip");
-    tables = py.pyimport("games.offline").PageTable;
+    tables = py.pyimport("games.table.offline").PageTable;
     return { readyMs: Math.round(performance.now() - began) };
   },
   new: function (args) {

@@ -1,5 +1,5 @@
 /* The offline table: solo play with no server.  Pyodide (from the site, kept by the service
-   worker) runs games.offline: the same engine, computers and table drawing as the server, in a
+   worker) runs games.table.offline: the same engine, computers and table drawing as the server, in a
    Web Worker (offline-worker.js), so that a computer's thinking never freezes the page.
    This script only starts it, keeps the games in localStorage, sends the player's moves to
    it and hands the changed parts of the table to table.js, as the socket does online. */

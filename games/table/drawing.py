@@ -1,7 +1,7 @@
 """The table a seat sees, drawn from plain facts: the one renderer of the table.
 
 No Django here (the server's tables are drawn by :mod:`games.presenters`, which gathers the
-facts of a stored table; the browser's offline table by :mod:`games.offline`), so solo,
+facts of a stored table; the browser's offline table by :mod:`games.table.offline`), so solo,
 live and offline tables are drawn by the same code and templates.
 
 :func:`draw` draws a table's parts (sent when they change) and :class:`TableDrawing`
@@ -10,7 +10,7 @@ them comes from the engine's ``view(seat)`` of that seat plus public events, nev
 seat's cards.
 
 >>> from games.engine import Game, Rules
->>> from games.history import game_with_history
+>>> from games.table.history import game_with_history
 >>> game, steps = game_with_history(Game.new(Rules(), seed=1).to_dict())
 >>> people = tuple(Person(name) for name in ("Sam", "Ada", "Ben", "Cleo"))
 >>> facts = TableFacts(table_id=0, version=0, people=people)
@@ -31,10 +31,10 @@ from dataclasses import dataclass, field
 from jinja2 import meta, nodes
 from markupsafe import Markup
 
-from games import conduct, learn
+from games.table import conduct, learn
 from games.engine import Card, Game, PassDirection, Rules, Suit, Trick
-from games.history import Step
-from games.templating import table_templates
+from games.table.history import Step
+from games.table.templating import table_templates
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ class Person:
     standing_in: bool = False
     resigned: bool = False
     computer_plays: bool = False
-    counted_as_left: bool = False  # the result ranks them below everyone who stayed (games.conduct)
+    counted_as_left: bool = False  # the result ranks them below everyone who stayed (games.table.conduct)
     rating: str = ""  # at a rated live table: "1523", or "1500?" while provisional
 
 

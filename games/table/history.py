@@ -1,7 +1,7 @@
 """A stored game's public history: the steps of its log, replayed through the engine.
 
 Pure Python over :mod:`games.engine` (no Django), so the browser's offline table
-(:mod:`games.offline`) replays its games the same way the server does.
+(:mod:`games.table.offline`) replays its games the same way the server does.
 
 >>> from games.engine import Rules
 >>> game = Game.new(Rules(passing="none"), seed=5)

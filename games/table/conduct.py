@@ -3,7 +3,7 @@ as away or as having left, how the result is ranked, and who may sit or watch.
 
 Pure, like :mod:`games.engine`: plain values in, plain values out, no Django. The move path
 (``games.services``), presence and rooms (``live``), results (``games.results``) and the drawing
-(``games.drawing``) ask it; none of them decides these things on its own.
+(``games.table.drawing``) ask it; none of them decides these things on its own.
 
 Rules
 -----

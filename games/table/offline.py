@@ -2,7 +2,7 @@
 
 The offline page (``solo/offline.js``) runs this module in Pyodide, over the same engine,
 computer players and table drawing as the server (:mod:`games.engine`, :mod:`games.bots`,
-:mod:`games.drawing`), so a rule, a computer's decision or a part of the table is written
+:mod:`games.table.drawing`), so a rule, a computer's decision or a part of the table is written
 once.  No Django here.
 
 A game is kept by the browser as a plain dict (:meth:`OfflineTable.saved`): an id, the
@@ -32,10 +32,10 @@ import json
 import re
 
 from games import bots
-from games.drawing import Person, TableDrawing, TableFacts, changed_parts, draw, table_context
+from games.table.drawing import Person, TableDrawing, TableFacts, changed_parts, draw, table_context
 from games.engine import Game, IllegalAction, Rules
-from games.history import game_with_history, step_of
-from games.protocol import BadMove, parse_move, still_current
+from games.table.history import game_with_history, step_of
+from games.table.protocol import BadMove, parse_move, still_current
 
 YOU = 0
 """The player's seat; the computers sit in the others."""
@@ -88,7 +88,7 @@ class OfflineTable:
     # ------------------------------------------------------------------ moves
 
     def act(self, fields: dict) -> str | None:
-        """The player's move or request, as the table's forms send it (``games.protocol``):
+        """The player's move or request, as the table's forms send it (``games.table.protocol``):
         None when done, else what to tell the player.  A move made on an earlier position (a
         double click) is ignored without a word, as at the server's tables."""
         self.error = None

@@ -42,7 +42,7 @@ def _name(names: dict[int, str], seat: int, me: int) -> str:
 
 def notes(view, steps, names: dict[int, str]) -> list[Note]:
     """The notes for the learner now: ``view`` is their PlayerView, ``steps`` the table's log
-    (``games.history.Step``: seat, kind, card, public events), ``names`` seat -> name."""
+    (``games.table.history.Step``: seat, kind, card, public events), ``names`` seat -> name."""
     me = view.seat
     mine = [i for i, step in enumerate(steps) if step.seat == me]
     window = steps[mine[-1]:] if mine else steps

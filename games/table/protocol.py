@@ -14,7 +14,7 @@ here can raise anything but :class:`BadMove` (or return None for a number).
 >>> parse_move({"action": "play", "card": "ZZ"})
 Traceback (most recent call last):
 ...
-games.protocol.BadMove: 'ZZ' is not a card. Cards look like QS, TH or 2C.
+games.table.protocol.BadMove: 'ZZ' is not a card. Cards look like QS, TH or 2C.
 >>> whole_number("12"), whole_number("²"), whole_number("-1"), whole_number(True)
 (12, None, None, None)
 """
@@ -144,7 +144,7 @@ def parse_pace(data) -> str:
     >>> parse_pace({"pace": "ludicrous"})
     Traceback (most recent call last):
     ...
-    games.protocol.BadMove: Choose a pace: slow, normal, fast or instant.
+    games.table.protocol.BadMove: Choose a pace: slow, normal, fast or instant.
     """
     pace = _one(data, "pace")
     if pace not in PACES:
@@ -170,7 +170,7 @@ def parse_chat(data) -> str:
     >>> parse_chat({"text": "x" * 201})
     Traceback (most recent call last):
     ...
-    games.protocol.BadMove: A chat message is at most 200 characters.
+    games.table.protocol.BadMove: A chat message is at most 200 characters.
     """
     text = _one(data, "text")
     if text is None:

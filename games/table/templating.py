@@ -1,5 +1,5 @@
 """The Jinja2 environment of the table's templates (``templates/jinja2``): no Django, so the
-browser's offline table draws with it too (:mod:`games.offline`).
+browser's offline table draws with it too (:mod:`games.table.offline`).
 
 The table is drawn for every seat at every move of every live table, so the two things
 Jinja2 does most often while drawing it are made cheaper here; what they produce is unchanged.
@@ -15,7 +15,7 @@ CHECKED_WITH = {"Jinja2": "3.1.6"}
 """The version whose source :class:`Template` was read against (it overrides
 ``jinja2.Template._from_namespace``); ``tests/test_library_internals.py`` fails on an upgrade."""
 
-TEMPLATE_DIR = Path(__file__).resolve().parent.parent / "templates" / "jinja2"
+TEMPLATE_DIR = Path(__file__).resolve().parents[2] / "templates" / "jinja2"
 
 _INDENT = re.compile(r"\n[ \t]+")
 
