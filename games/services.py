@@ -151,8 +151,8 @@ def submit_action(
 
 def _apply_action(table_id, seat_number, action, expected_version, user, actor) -> ActionOutcome:
     with task_batch(), transaction.atomic():
-        before = storage.lock(table_id)
-        table, seats = before.table, before.seats
+        locked = storage.lock(table_id)
+        table, seats = locked.table, locked.seats
         if table.status == Table.Status.WAITING:
             raise ActionRejected("not_started", "The game has not started yet.")
         if table.status != Table.Status.PLAYING:
@@ -172,6 +172,7 @@ def _apply_action(table_id, seat_number, action, expected_version, user, actor) 
             raise ActionRejected("not_your_seat", "You can only play for your own seat.")
         if user is not None and seat.resigned:
             raise ActionRejected("resigned", "You left this game: a computer plays your seat to the end.")
+        before = locked.snapshot()
         game = before.game.copy()
         try:
             events = game.apply(seat_number, action)

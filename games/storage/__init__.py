@@ -2,7 +2,8 @@
 
 A move loads once and saves once::
 
-    before = storage.lock(table_id)     # the row locked, its seats, its game
+    locked = storage.lock(table_id)     # the row locked and its seats: checked first
+    before = locked.snapshot()          # then its game, only for a move that goes ahead
     game = before.game.copy()
     events = game.apply(seat, action)   # ...the rules decide...
     storage.save_move(before, table, seats, game, events, actor)
@@ -19,14 +20,17 @@ Behind this face, three modules, each for one reason:
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.db import transaction
 
+from games.models import Table
 from games.storage import log, snapshots, statements
 from games.storage.log import actions_of, log_of, logs_of, moves_since, record_start, saved_game
 from games.storage.snapshots import Snapshot, cached, forget, game_of, load, of_row, read_seats
 
 __all__ = [
-    "MOVE_FIELDS", "Snapshot", "actions_of", "cached", "forget", "game_of", "load", "lock", "log_of", "logs_of", "moves_since",
+    "MOVE_FIELDS", "Locked", "Snapshot", "actions_of", "cached", "forget", "game_of", "load", "lock", "log_of", "logs_of", "moves_since",
     "of_row", "read_seats", "record_start", "save_move", "saved_game",
 ]
 
@@ -34,13 +38,26 @@ MOVE_FIELDS = ("version", *log.SUMMARY_FIELDS, "winners", "status", "turn_deadli
 """The table's columns a move may change (finishing the game included)."""
 
 
-def lock(table_id: int) -> Snapshot:
-    """The table as it stands, its row locked until the transaction ends, for a move to
-    change: its seats are read in the same exchange with the database, its game comes from
-    this process's snapshot when that is current. ``Table.DoesNotExist`` if there is none.
-    Not kept for others, who would see the row half-changed."""
-    table, seats = snapshots.lock_row(table_id)
-    return snapshots.of_row(table, seats, keep=False)
+@dataclass(frozen=True)
+class Locked:
+    """A table's row, locked until the transaction ends, and its seats, read in the same
+    exchange with the database: what a move is checked against (started, not over, the
+    version it was made on, the seat's person) before its game is worked out."""
+
+    table: Table
+    seats: snapshots.SeatList
+
+    def snapshot(self) -> Snapshot:
+        """The table as locked, with its game: from this process's snapshot when that is
+        current, else from its log (a replay of every move so far, which a refused move need
+        not pay for). Not kept for others, who would see the row half-changed."""
+        return snapshots.of_row(self.table, self.seats, keep=False)
+
+
+def lock(table_id: int) -> Locked:
+    """The table as it stands, its row locked for a move to change (:class:`Locked`).
+    ``Table.DoesNotExist`` if there is none."""
+    return Locked(*snapshots.lock_row(table_id))
 
 
 def save_move(before: Snapshot, table, seats, game, events: list, actor: str) -> Snapshot:

@@ -28,12 +28,12 @@ from collections import OrderedDict
 
 from django.conf import settings
 
-from games.table import conduct
 from games.engine import Game
-from games.table.history import Step, game_with_history, step_of
 from games.models import Seat, Table
 from games.results import game_key
 from games.storage import log, statements
+from games.table import conduct
+from games.table.history import Step, game_with_history, step_of
 from ratings.selectors import changes_of_game, ratings_for
 
 # --------------------------------------------------------------------------- snapshots

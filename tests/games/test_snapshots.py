@@ -205,6 +205,32 @@ def test_a_move_locks_the_table_row_for_update_and_reads_its_seats_and_writes_in
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("refusal", ["game_over", "stale", "not_your_seat"])
+def test_a_refused_move_never_works_out_the_game(four, monkeypatch, refusal):
+    """A move is checked against the locked row and seats first: one refused there does not
+    replay the stored game under the lock (here no process has the table cached)."""
+    table = play_moves(people_table(four).pk, 3, random.Random(2))
+    game = storage.log.game_from_log(table)
+    seat = game.to_act[0]
+    version, user = table.version, four[seat]
+    if refusal == "game_over":
+        Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
+    elif refusal == "stale":
+        version -= 2
+    else:
+        user = four[(seat + 1) % 4]
+    storage.forget(table.pk)
+
+    def replay(table):
+        raise AssertionError("the stored game was replayed for a refused move")
+
+    monkeypatch.setattr(storage.log, "game_from_log", replay)
+    with pytest.raises(services.ActionRejected) as refused:
+        services.submit_action(table.pk, seat, str(game.legal(seat)[0]), expected_version=version, user=user)
+    assert refused.value.code == refusal
+
+
+@pytest.mark.django_db
 def test_locking_a_table_that_is_not_there_says_so():
     from django.db import transaction
 
