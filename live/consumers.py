@@ -206,7 +206,7 @@ def render_table_html(snapshot: Snapshot, seat_number: int | None, error: str | 
 
 def chat_html(lines: list[dict], *, whole: bool = False) -> str:
     """Chat lines for the page's ``#chat-log``: all of it (``whole``), or lines to add to it
-    (``data-append``: ``games/table.js`` appends them)."""
+    (an out-of-band ``beforeend`` swap)."""
     return render_to_string("live/_chat_log.html", {"lines": lines, "append": not whole})
 
 

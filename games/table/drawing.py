@@ -814,15 +814,20 @@ def part_change(old: str, new: str) -> str:
     or less when that says the same:
 
     - when the only change is cards added to the trick in progress, just those cards, to be
-      added to the end of ``#t-trick`` (``data-append``, ``games/table.js``);
+      added to the end of ``#t-trick`` (htmx's out-of-band swap ``beforeend``);
     - in your hand and the other seats' plates, when the only change is pieces (:data:`PIECE`)
       that changed or left, those pieces, and for each piece gone an empty element that says
-      so (``data-remove``).
+      so (the out-of-band swap ``delete``).
+
+    Every other element of a frame replaces the one with its id (``games/table.js`` hands a
+    frame to ``htmx.swap``, whose out-of-band swaps do all three). What changed is worked out
+    here because htmx has no way to tell it: sending each changed part whole instead would
+    send a whole hand for every card played.
 
     >>> old = '<div id="t-centre">' + TRICK_OPEN + '<div class="trick-card a"><i></i></div></div></div></div>'
     >>> new = old.replace('</div></div></div></div>', '</div></div><div class="trick-card b"><i></i></div></div></div></div>')
     >>> part_change(old, new)
-    '<div id="t-trick" data-append><div class="trick-card b"><i></i></div></div></div>'
+    '<div id="t-trick" hx-swap-oob="beforeend"><div class="trick-card b"><i></i></div></div></div>'
     >>> part_change(old, '<div id="t-centre"></div>')
     '<div id="t-centre"></div>'
     >>> hand = '<div id="t-me"><p>You</p><div class="hand">{}</div></div>'.format
@@ -830,7 +835,7 @@ def part_change(old: str, new: str) -> str:
     >>> part_change(hand(idle), hand('<button id="card-2C" class="legal">2C</button><button id="card-QS" class="dimmed">QS</button>'))
     '<button id="card-2C" class="legal">2C</button>'
     >>> part_change(hand(idle), hand('<button id="card-QS" class="dimmed">QS</button>'))
-    '<i id="card-2C" data-remove></i>'
+    '<i id="card-2C" hx-swap-oob="delete"></i>'
     >>> part_change(hand(idle), hand(idle).replace('You', 'You, dealer'))[:14]
     '<div id="t-me"'
     """
@@ -846,7 +851,7 @@ def part_change(old: str, new: str) -> str:
         end = old.index(TRICK_CARD_END, end) + len(TRICK_CARD_END)
     added = new[end:len(new) - (len(old) - end)]
     if added.startswith(TRICK_CARD) and new == old[:end] + added + old[end:]:
-        return f'<div id="t-trick" data-append>{added}</div>'
+        return f'<div id="t-trick" hx-swap-oob="beforeend">{added}</div>'
     return new
 
 
@@ -861,7 +866,7 @@ id."""
 
 def _pieces_change(old: str, new: str) -> "str | None":
     """The pieces (:data:`PIECE`) of ``new`` that differ from those of ``old``, and a
-    ``data-remove`` element for each piece gone (a card played); None when anything else
+    ``delete`` swap for each piece gone (a card played); None when anything else
     changed, or a piece came or moved."""
     old_split, new_split = PIECE.split(old), PIECE.split(new)  # text, piece, tag, id, text, ...
     if "".join(old_split[::4]) != "".join(new_split[::4]):
@@ -872,7 +877,7 @@ def _pieces_change(old: str, new: str) -> "str | None":
     if [key for key in olds if key in new_ids] != [key for key, _ in news]:
         return None
     return "".join([html for key, html in news if olds[key] != html]
-                   + [f'<i id="{key}" data-remove></i>' for key in olds if key not in new_ids])
+                   + [f'<i id="{key}" hx-swap-oob="delete"></i>' for key in olds if key not in new_ids])
 
 
 def _part_id(html: str) -> str:

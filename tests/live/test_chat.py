@@ -39,7 +39,7 @@ async def test_a_line_reaches_everyone_at_the_table_escaped_and_is_kept(people):
         line = await player.receive_until(lambda f: f.get("type") == "chat")
         assert (line["name"], line["text"], line["author"]) == ("Ann", "<b>hi</b> all", people[0].pk)
     frame = await html.receive_until(lambda f: isinstance(f, str) and "chat-line" in f)
-    assert frame.startswith('<div id="chat-log" class="chat-log" data-append')
+    assert frame.startswith('<div id="chat-log" class="chat-log" hx-swap-oob="beforeend"')
     assert "&lt;b&gt;hi&lt;/b&gt; all" in frame and "<b>hi</b>" not in frame
     message = await sync_to_async(ChatMessage.objects.get)(user=people[0])
     assert (message.table_id, message.user_id, message.text) == (table.pk, people[0].pk, "<b>hi</b> all")

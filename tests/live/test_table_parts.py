@@ -229,16 +229,19 @@ def parse(html: str) -> Element:
 
 
 def apply_frame(page: Element, frame: str) -> None:
-    """Each top element of ``frame`` replaces the one with its id, or (``data-append``) adds its
-    children to it, or (``data-remove``) takes it out."""
+    """``frame`` swapped into ``page`` as ``games/table.js`` has htmx swap it: each top element
+    is an out-of-band swap of the element with its id, ``outerHTML`` unless its
+    ``hx-swap-oob`` names ``beforeend`` (its children added at the end) or ``delete``."""
     for incoming in parse(frame).children:
         if not isinstance(incoming, Element):
             continue
-        if "data-remove" in incoming.attrs:
+        swap = incoming.attrs.pop("hx-swap-oob", "true")
+        assert swap in ("true", "beforeend", "delete"), swap
+        if swap == "delete":
             assert page.remove(incoming.attrs["id"]), f"{incoming.attrs['id']} was on the page"
             continue
         current = page.find(incoming.attrs["id"])
-        if "data-append" in incoming.attrs:
+        if swap == "beforeend":
             current.children.extend(incoming.children)
         else:
             current.tag, current.attrs, current.children = incoming.tag, incoming.attrs, incoming.children
@@ -261,10 +264,10 @@ def play_and_apply_frames(people):
         services.submit_action(table.pk, seat, action, expected_version=snapshot.version)
         drawn = draw_table(storage.load(table.pk), 0)
         frame = changed_parts(sent, drawn.parts)
-        if 'data-append' in frame:
+        if 'hx-swap-oob="beforeend"' in frame:
             appended += 1
             assert 'id="t-centre"' not in frame, "the centre is not sent again"
-        if 'id="card-' in frame or 'data-remove' in frame:
+        if 'id="card-' in frame or 'hx-swap-oob="delete"' in frame:
             pieces += 1
             assert 'id="t-me"' not in frame, "the hand is not sent again"
         assert not re.search(r'id="t-seat-\d"', frame), "a plate changes by its pieces alone"

@@ -167,7 +167,7 @@ def html_frame(raw: str, seat_number: int, hand: dict):
     if whole_hand is not None:
         hand.clear()
     for card, attributes in HAND_CARD.findall(whole_hand.group(0) if whole_hand else raw):
-        if "data-remove" in attributes:
+        if 'hx-swap-oob="delete"' in attributes:
             hand.pop(card, None)
         else:
             hand[card] = 'name="card"' in attributes

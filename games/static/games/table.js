@@ -2,9 +2,10 @@
  * keeps what the player was doing across updates, and moves and paces what the server drew.
  *
  * - Updates come over the table's websocket (htmx ws extension) as the parts of the table that
- *   changed, each an element with a stable id (games.presenters.draw_table). They are applied
- *   here, one frame after another, so that a card can be seen to arrive and a finished trick
- *   stays long enough to read before it goes to whoever took it.
+ *   changed, each an element with a stable id (games.presenters.draw_table): htmx out-of-band
+ *   swaps, as the extension reads a frame. They are queued here, one frame after another, and
+ *   handed to htmx.swap, rather than swapped as they arrive, so that a card can be seen to
+ *   arrive and a finished trick stays long enough to read before it goes to whoever took it.
  * - Across updates the player keeps: the cards ticked to pass, focus in the hand, the open
  *   "Last trick" panel, a dismissed deal summary, the speed and sound settings.
  * - The hand is one Tab stop, moved along with the arrows; a screen reader hears what happens
@@ -69,6 +70,9 @@
     if (queue.length) pump();
   }
 
+  // Each top element of a frame is an out-of-band swap of the element with its id: it replaces
+  // it, unless its hx-swap-oob says "beforeend" (cards added to the trick, chat lines) or
+  // "delete" (a card that left the hand); one whose element is not on this page is dropped.
   function apply(message) {
     var template = document.createElement("template");
     template.innerHTML = message;
@@ -76,22 +80,16 @@
     var heard = [];
     Array.prototype.slice.call(template.content.children).forEach(function (incoming) {
       var current = incoming.id && document.getElementById(incoming.id);
-      if (!current) return;
-      var words = newWords(incoming, current);
-      if (words) heard.push(words);
-      if (incoming.hasAttribute("data-remove")) {  // a card that left the hand
-        current.remove();
+      if (!current) {
+        incoming.remove();
         return;
       }
-      if (incoming.hasAttribute("data-append")) {  // new chat lines, cards added to the trick
-        if (incoming.id === "chat-log") chatArrived(incoming);
-        while (incoming.firstChild) current.appendChild(incoming.firstChild);
-        incoming = current;
-      } else {
-        current.replaceWith(incoming);
-      }
-      if (window.htmx) htmx.process(incoming);
+      var words = newWords(incoming, current);
+      if (words) heard.push(words);
+      if (incoming.id === "chat-log" && incoming.getAttribute("hx-swap-oob") === "beforeend") chatArrived(incoming);
+      if (!incoming.hasAttribute("hx-swap-oob")) incoming.setAttribute("hx-swap-oob", "true");
     });
+    htmx.swap(document.body, template.innerHTML, { swapStyle: "none", swapDelay: 0, settleDelay: 0 });
     markChat();
     followState();
     goToRematch();
@@ -351,7 +349,7 @@
     var arrived = Array.prototype.filter.call(centre.querySelectorAll(".trick-card[data-card]"), function (card) {
       return !before.trickCards[card.getAttribute("data-card")];
     });
-    // The centre is replaced, or cards are added to its trick (data-append).
+    // The centre is replaced, or cards are added to its trick (a beforeend swap).
     if (centre === before.centre && !arrived.length) return;
     var times = speed();
     var still = reducedMotion();
