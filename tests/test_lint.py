@@ -18,9 +18,12 @@ def test_ruff_finds_nothing():
 
 def django_templates():
     """Every Django template of the project (the table's Jinja2 templates are under jinja2/)."""
+    not_ours = {".venv", "node_modules", "staticfiles"}
     return sorted(
-        path for path in ROOT.glob("**/templates/**/*.html")
-        if "jinja2" not in path.parts and not {".venv", "node_modules", "staticfiles"} & set(path.parts)
+        path
+        for top in ROOT.iterdir() if top.is_dir() and top.name not in not_ours and not top.name.startswith(".")
+        for path in top.glob("**/*.html")
+        if "templates" in path.relative_to(ROOT).parts and "jinja2" not in path.parts
     )
 
 
