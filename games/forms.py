@@ -9,6 +9,7 @@ from games.models import Seat
 MAX_TARGET = 1000
 BOT_LEVELS = Seat.BotLevel.choices
 DEFAULT_BOT_LEVEL = Seat.BotLevel.MEDIUM
+CHOOSE_A_LEVEL = "Choose " + ", ".join(label for _, label in BOT_LEVELS[:-1]) + f" or {BOT_LEVELS[-1][1]}."
 NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
 
 
@@ -134,7 +135,7 @@ class NewGameForm(forms.Form):
         choices=[("", "Set each seat below")] + list(BOT_LEVELS),
         required=False,
         help_text="One level for every computer player at once.",
-        error_messages={"invalid_choice": "Choose Easy, Medium or Hard."},
+        error_messages={"invalid_choice": CHOOSE_A_LEVEL},
     )
 
     autoplay_forced = forms.BooleanField(
@@ -152,7 +153,7 @@ class NewGameForm(forms.Form):
                 choices=BOT_LEVELS,
                 initial=DEFAULT_BOT_LEVEL,
                 required=False,
-                error_messages={"invalid_choice": "Choose Easy, Medium or Hard."},
+                error_messages={"invalid_choice": CHOOSE_A_LEVEL},
             )
         for name, options in RULE_CHOICES.items():
             self.fields[name] = forms.ChoiceField(

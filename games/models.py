@@ -113,6 +113,7 @@ class Seat(models.Model):
         EASY = "easy", "Easy"
         MEDIUM = "medium", "Medium"
         HARD = "hard", "Hard"
+        EXPERT = "expert", "Expert"
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField()

@@ -106,10 +106,16 @@ def close_room(table_id: int, host) -> None:
         raise ActionRejected("already_started", "The game has started: the room cannot be closed now.")
 
 
+ROOM_LEVELS = (Seat.BotLevel.EASY, Seat.BotLevel.MEDIUM, Seat.BotLevel.HARD)
+"""The computers a live room may seat. Not Expert: its second of thought a card, on the
+server, would keep the room's people waiting at every computer's turn and take the cores
+every other live table shares (solo and offline games offer it)."""
+
+
 def fill_empty_seats(table_id: int, host, level: str = Seat.BotLevel.MEDIUM) -> int:
     """The host puts computer players in every empty seat. Returns how many were filled."""
-    if level not in Seat.BotLevel.values:
-        raise ActionRejected("malformed", "Computer players are easy, medium or hard.")
+    if level not in ROOM_LEVELS:
+        raise ActionRejected("malformed", "Computer players in a live room are easy, medium or hard.")
     with task_batch(), transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table_id)
         if table.host_id != host.pk:

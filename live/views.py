@@ -137,7 +137,7 @@ def room(request, code):
     context = {
         "table": table, "seats": seats, "seat": mine, "is_host": table.host_id == request.user.pk,
         "room_url": request.build_absolute_uri(reverse("live:room", args=[table.code])),
-        "socket_path": table_socket_path(table.pk), "bot_levels": Seat.BotLevel.choices,
+        "socket_path": table_socket_path(table.pk), "bot_levels": [(level.value, level.label) for level in rooms.ROOM_LEVELS],
         "can_join": mine is None and table.status == Table.Status.WAITING,
         "rules_lines": presenters.rules_lines(table),
     }

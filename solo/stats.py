@@ -47,7 +47,7 @@ class Statistics:
 
 
 def computer_level(seats, me: int) -> str:
-    """The computers' level at a table: "easy", "medium", "hard", or "mixed"."""
+    """The computers' level at a table: one of ``bots.LEVELS``, or "mixed"."""
     levels = {seat.bot_level for seat in seats if seat.number != me and seat.bot_level}
     return levels.pop() if len(levels) == 1 else "mixed"
 

@@ -280,7 +280,7 @@ def statistics(request):
     })
 
 
-STAT_LEVELS = [("easy", "Easy"), ("medium", "Medium"), ("hard", "Hard"), ("mixed", "Mixed levels")]
+STAT_LEVELS = [*bots.LEVEL_NAMES.items(), ("mixed", "Mixed levels")]
 
 
 # --------------------------------------------------------------------------- replay

@@ -7,7 +7,8 @@ A bot is a function of a :class:`~games.engine.PlayerView` only: it never receiv
   a list of 3 cards to pass, or ``"add"`` / ``"subtract"`` for a moon choice.  Levels:
   ``"easy"`` (a beginner, with mistakes), ``"medium"`` (solid rules,
   :mod:`games.bots.policy`), ``"hard"`` (Monte Carlo search over the hidden cards,
-  :mod:`games.bots.hard`).  Deterministic for a given view and seed.
+  :mod:`games.bots.hard`), ``"expert"`` (the same search with more effort: up to about a
+  second a card).  Deterministic for a given view and seed.
 - :func:`hint` — the suggestion for the person in that seat, with a one-line reason.
 
 >>> from games.engine import Game, Rules
@@ -33,9 +34,16 @@ import zlib
 from . import easy, hard, medium
 from .hints import Hint, make_hint
 
-__all__ = ["COMPUTER_NAMES", "LEVELS", "LEVEL_DESCRIPTIONS", "Hint", "choose_action", "decision_seed", "hint"]
+__all__ = ["COMPUTER_NAMES", "LEVELS", "LEVEL_NAMES", "LEVEL_DESCRIPTIONS", "SEARCHES", "Hint", "choose_action",
+           "decision_seed", "hint"]
 
-LEVELS = ("easy", "medium", "hard")
+LEVELS = ("easy", "medium", "hard", "expert")
+
+#: how pages name each level
+LEVEL_NAMES = {"easy": "Easy", "medium": "Medium", "hard": "Hard", "expert": "Expert"}
+
+#: the levels that search (:mod:`.hard`), and how much each spends on a decision
+SEARCHES = {"hard": hard.HARD, "expert": hard.EXPERT}
 
 #: what each level does, in plain words (the page "How strong are the computers")
 LEVEL_DESCRIPTIONS = {
@@ -61,6 +69,11 @@ LEVEL_DESCRIPTIONS = {
         "card that does best on average, weighing the game score: near the end it plays to win the game, "
         "not just to take few points. It sees only what a person in its seat would see."
     ),
+    "expert": (
+        "Hard with more time to think: the same search, dealing several times as many worlds before "
+        "each card and each pass, so close calls are decided on more evidence. It takes up to about a "
+        "second a card."
+    ),
 }
 
 COMPUTER_NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eve", "Finn", "CPU", "Computer")
@@ -83,9 +96,9 @@ def choose_action(view, level: str, seed: int = 0, *, samples: "int | None" = No
                   time_budget: "float | None" = None, effort: "int | None" = None):
     """The bot's action for the seat of ``view`` (which must be to act).
 
-    ``samples`` (worlds per decision), ``effort`` (simulated card plays per decision) and
-    ``time_budget`` (seconds, not deterministic) tune Hard; the default effort takes about
-    150 ms a decision on one core.
+    ``samples`` (worlds per decision), ``effort`` (simulated card plays per card) and
+    ``time_budget`` (seconds, not deterministic) tune the searching levels (:data:`SEARCHES`);
+    without them each spends what its :class:`~games.bots.hard.Search` says.
     """
     if level not in LEVELS:
         raise ValueError(f"Unknown bot level {level!r} — use one of {', '.join(LEVELS)}.")
@@ -98,7 +111,7 @@ def choose_action(view, level: str, seed: int = 0, *, samples: "int | None" = No
             return easy.pass_cards(view, rng)
         if level == "medium":
             return medium.pass_cards(view)
-        return hard.pass_cards(view, seed, samples=samples)
+        return hard.pass_cards(view, seed, SEARCHES[level], samples=samples)
     if phase == "moon_choice":
         if level == "easy":
             return easy.moon_choice(view, rng)
@@ -109,8 +122,8 @@ def choose_action(view, level: str, seed: int = 0, *, samples: "int | None" = No
         elif level == "medium":
             card = medium.play(view)
         else:
-            card = hard.play(view, seed, samples=samples, time_budget=time_budget,
-                             effort=effort or hard.DEFAULT_EFFORT)
+            card = hard.play(view, seed, samples=samples, time_budget=time_budget, effort=effort,
+                             search=SEARCHES[level])
         if card not in view.legal:  # pragma: no cover - a bug; never play an illegal card
             card = view.legal[0]
         return card

@@ -12,8 +12,9 @@ plays every seat's cards, and the luck of the deal cancels.  Bots only ever get
 ``--hands`` is the number of deals; each is played once per seat (so 4 players and
 ``--hands 300`` play 1200 hands).  Rules are ``key=value`` pairs of
 :class:`~games.engine.Rules` fields (``players`` defaults to the number of levels).
-``--samples`` fixes Hard's worlds per decision; ``--time-budget`` caps its seconds per
-decision (not deterministic); ``--effort`` sets its simulated card plays per decision.
+``--samples`` fixes the searching levels' (Hard's and Expert's) worlds per decision;
+``--time-budget`` caps their seconds per decision (not deterministic); ``--effort`` sets
+their simulated card plays per card.
 ``--scores random`` starts each deal from random game totals (so the standing matters).
 
 Prints, per level: average points per hand with a 95% interval (over deals), moons shot
@@ -46,7 +47,7 @@ from multiprocessing import Pool
 
 from games.engine import Card, Game, Rules
 
-from . import LEVELS, choose_action
+from . import LEVELS, SEARCHES, choose_action
 
 __all__ = ["parse_rules", "play_deal", "run", "format_report", "main"]
 
@@ -123,7 +124,7 @@ class _DealWatch:
 def _act(view, level, seed: int, options: dict, outside: dict):
     if level in outside:
         return outside[level](view, seed)
-    return choose_action(view, level, seed=seed, **(options if level == "hard" else {}))
+    return choose_action(view, level, seed=seed, **(options if level in SEARCHES else {}))
 
 
 def _cpu_elsewhere(level, outside: dict) -> float:
@@ -535,7 +536,7 @@ def format_report(result: dict) -> str:
          if "games" in result else
          f"{deals} deals x {n} seatings = {deals * n} hands, seed {result['seed']}, scores {result['score_mode']}, ")
         + f"{result['seconds']:.0f} s on {result['processes']} process(es)"
-        + (f", hard options {result['options']}" if result["options"] else ""),
+        + (f", search options {result['options']}" if result["options"] else ""),
         "",
         f"{'level':<8}{'seats':>6}{'points/hand':>13}{'95% CI':>18}{'moons/hand':>12}"
         f"{'decisions':>11}{'median ms':>11}{'p95 ms':>9}{'choice med':>12}{'choice p95':>12}"
@@ -576,9 +577,9 @@ def main(argv=None, outside: "dict | None" = None, prog: str = "python -m games.
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--rules", default="", help="key=value,... Rules fields, e.g. moon=choose")
     p.add_argument("--processes", type=int, default=1)
-    p.add_argument("--samples", type=int, default=None, help="Hard: worlds per decision")
-    p.add_argument("--time-budget", type=float, default=None, help="Hard: seconds per decision")
-    p.add_argument("--effort", type=int, default=None, help="Hard: simulated card plays per decision")
+    p.add_argument("--samples", type=int, default=None, help="Hard and Expert: worlds per decision")
+    p.add_argument("--time-budget", type=float, default=None, help="Hard and Expert: seconds per decision")
+    p.add_argument("--effort", type=int, default=None, help="Hard and Expert: simulated card plays per card")
     p.add_argument("--scores", choices=("zero", "random"), default="zero",
                    help="game totals each deal starts from")
     p.add_argument("--quiet", action="store_true")

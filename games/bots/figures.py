@@ -11,11 +11,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from . import LEVEL_NAMES, LEVELS
+
 __all__ = ["FIGURES", "load", "matches", "self_play", "for_page", "title"]
 
 #: how the page names the players
-NAMES = {"easy": "Easy", "medium": "Medium", "hard": "Hard", "ismcts": "OpenSpiel's ISMCTS",
-         "sturtevant": "Sturtevant's program"}
+NAMES = {**LEVEL_NAMES, "ismcts": "OpenSpiel's ISMCTS", "sturtevant": "Sturtevant's program"}
 _COUNT = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
 FIGURES = Path(__file__).with_name("strength.json")
@@ -38,7 +39,7 @@ def matches(runs: list[dict]) -> list[dict]:
 
 def self_play(runs: list[dict]) -> list[dict]:
     """The runs of one level at every seat (its statistics of play), in level order."""
-    order = ("easy", "medium", "hard")
+    order = LEVELS
     one = [r for r in runs if len(set(r["table"])) == 1]
     return sorted(one, key=lambda r: order.index(r["table"][0]) if r["table"][0] in order else len(order))
 

@@ -32,8 +32,9 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import dataclass
 
-from games.engine import Card, kernel
+from games.engine import Card, Game, Rules, kernel
 from games.engine.cards import mask_to_cards
 from games.engine.kernel import SUIT_MASKS, Deal
 
@@ -41,18 +42,35 @@ from . import medium, policy, standing
 from .sampling import sample
 from .state import Knowledge
 
-__all__ = ["play", "pass_cards", "moon_choice", "rollout", "evaluate", "DEFAULT_EFFORT"]
+__all__ = ["play", "pass_cards", "moon_choice", "rollout", "evaluate", "Search", "HARD", "EXPERT", "plays_per_second"]
 
-#: simulated card plays per decision (a median of about 50 ms, at most about 200 ms, on one core)
-DEFAULT_EFFORT = 50000
+
+@dataclass(frozen=True)
+class Search:
+    """How much a search may spend on one decision: simulated card plays for a card
+    (``play``) and for a pass (``passing``), and the most worlds it deals (``worlds``).
+    Counted in plays, not seconds, so a decision is the same on every machine.
+
+    >>> HARD.play < EXPERT.play and HARD.worlds < EXPERT.worlds
+    True
+    """
+
+    play: int
+    passing: int
+    worlds: int
+
+
+#: Hard: a median of about 50 ms a card, at most about 200 ms, on one core
+HARD = Search(play=50_000, passing=30_000, worlds=600)
+#: Expert: the same search with more effort; at most about a second a card on one core
+#: (``python -m games.bots.arena --players expert,hard,expert,hard`` prints its times)
+EXPERT = Search(play=140_000, passing=100_000, worlds=4_000)
 MIN_WORLDS = 12
-MAX_WORLDS = 600
 #: every so many worlds, drop candidates more than PRUNE_Z standard errors behind the best
 PRUNE_EVERY = 8
 PRUNE_Z = 3.0
 #: passes compared, and simulated card plays spent, when Hard passes
 PASS_CANDIDATES = 5
-PASS_EFFORT = 30000
 #: late in a deal (from this many tricks before its end) the rollouts solve their last
 #: EXACT_TRICKS tricks exactly instead of playing them by the policy — at tables of up to
 #: EXACT_PLAYERS, where that search is small (16 lines of play with four players; 64 with six)
@@ -64,7 +82,7 @@ EXACT_PLAYERS = 4
 LIKELY_TRICKS = 2
 OTHERWISE = 0.8
 
-def pass_cards(view, seed: int = 0, effort: int = PASS_EFFORT, samples: "int | None" = None) -> list:
+def pass_cards(view, seed: int = 0, search: Search = HARD, samples: "int | None" = None) -> list:
     """Search Medium's few best passes: deal the other hands at random, let the others pass
     (a quick Medium-like guess), play each candidate out and keep the best on average."""
     cfg = kernel.config(view.rules)
@@ -83,7 +101,7 @@ def pass_cards(view, seed: int = 0, effort: int = PASS_EFFORT, samples: "int | N
     scores = list(view.scores)
     first_leader = (view.dealer + 1) % n
     rng = random.Random(seed)
-    max_worlds = samples if samples is not None else MAX_WORLDS
+    max_worlds = samples if samples is not None else search.worlds
     values: list[list[float]] = [[] for _ in options]
     active = list(range(len(options)))
     spent = done = 0
@@ -109,7 +127,7 @@ def pass_cards(view, seed: int = 0, effort: int = PASS_EFFORT, samples: "int | N
             values[j].append(standing.utility(rules, scores, rollout(world, rules, scores), me))
         spent += len(active) * n * hs
         done += 1
-        if samples is None and spent >= effort and done >= MIN_WORLDS:
+        if samples is None and spent >= search.passing and done >= MIN_WORLDS:
             break
         if done % PRUNE_EVERY == 0 and len(active) > 1:
             active = _prune(values, [1.0] * done, active)
@@ -240,13 +258,14 @@ def candidates(k: Knowledge, legal: int) -> list[int]:
 
 
 def evaluate(view, seed: int = 0, samples: "int | None" = None, time_budget: "float | None" = None,
-             effort: int = DEFAULT_EFFORT, knowledge: "Knowledge | None" = None):
+             effort: "int | None" = None, knowledge: "Knowledge | None" = None, search: Search = HARD):
     """``(candidates, mean utility per candidate, worlds used)`` for the seat to play.
 
     Worlds are dealt one after another and every candidate still in the running is rolled
     out in each; every few worlds a candidate clearly worse than the best (paired over the
     same worlds) drops out, so the effort goes to the close calls.  It stops when ``effort``
-    card plays are spent (or after ``samples`` worlds, or at ``time_budget`` seconds)."""
+    card plays (default: ``search.play``) are spent, or after ``search.worlds`` worlds (or
+    ``samples``), or at ``time_budget`` seconds."""
     k = knowledge or Knowledge.from_view(view)
     cfg = k.cfg
     legal = k.legal
@@ -258,7 +277,8 @@ def evaluate(view, seed: int = 0, samples: "int | None" = None, time_budget: "fl
     me = k.me
     remaining = max(sum(view.hand_sizes) + len(k.deal.trick), 1)
     exact = k.deal.tricks >= cfg.tricks_per_deal - EXACT_FROM and cfg.players <= EXACT_PLAYERS
-    max_worlds = samples if samples is not None else MAX_WORLDS
+    max_worlds = samples if samples is not None else search.worlds
+    effort = effort or search.play
     rng = random.Random(seed)
     deadline = time.perf_counter() + time_budget if time_budget else None
     values: list[list[float]] = [[] for _ in cands]
@@ -316,9 +336,10 @@ def _prune(values, weights, active):
     return keep
 
 
-def play(view, seed: int = 0, samples=None, time_budget=None, effort: int = DEFAULT_EFFORT) -> Card:
+def play(view, seed: int = 0, samples=None, time_budget=None, effort: "int | None" = None,
+         search: Search = HARD) -> Card:
     k = Knowledge.from_view(view)
-    cands, values, _ = evaluate(view, seed, samples, time_budget, effort, knowledge=k)
+    cands, values, _ = evaluate(view, seed, samples, time_budget, effort, knowledge=k, search=search)
     if not cands:
         return view.legal[0]
     if len(cands) == 1:
@@ -330,3 +351,27 @@ def play(view, seed: int = 0, samples=None, time_budget=None, effort: int = DEFA
     if fallback in near:
         return Card.from_index(fallback)
     return Card.from_index(near[0])
+
+
+def plays_per_second(worlds: int = PRUNE_EVERY) -> float:
+    """How many simulated card plays a second this machine's search makes: one search of
+    ``worlds`` worlds from a fixed position (the sixth trick of a fixed deal), timed on the
+    clock. A device that makes fewer than ``EXPERT.play`` a second would take Expert more
+    than a second a card (the offline page asks before offering Expert).
+
+    >>> plays_per_second() > 1000
+    True
+    """
+    game = Game.new(Rules(passing="none"), seed=1)
+    while True:
+        seat = game.to_act[0]
+        view = game.view(seat)
+        if len(game.tricks) >= 5 and len(candidates(Knowledge.from_view(view), sum(1 << c.index for c in view.legal))) > 1:
+            break
+        game.apply(seat, medium.play(view))
+    remaining = sum(view.hand_sizes) + len(view.current_trick)
+    began = time.perf_counter()
+    cands, _, done = evaluate(view, seed=1, samples=worlds)
+    seconds = time.perf_counter() - began
+    # every candidate is rolled out in every world: none is dropped before PRUNE_EVERY worlds
+    return done * len(cands) * remaining / max(seconds, 1e-9)

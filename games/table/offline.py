@@ -132,7 +132,7 @@ class OfflineTable:
     def _drawing(self) -> TableDrawing:
         game = self.game
         people = (Person("You", "Player"),) + tuple(
-            Person(bots.COMPUTER_NAMES[seat], f"{self.level.capitalize()} computer", is_bot=True,
+            Person(bots.COMPUTER_NAMES[seat], f"{bots.LEVEL_NAMES[self.level]} computer", is_bot=True,
                    is_person=False, computer_plays=True)
             for seat in range(1, game.players)
         )
@@ -205,6 +205,36 @@ class PageTable:
 
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
+
+SECONDS_A_CARD = 1.0
+"""The longest a computer may think over a card on this device for its level to be offered."""
+
+SEARCH_SLOWDOWN = 2.5
+"""How many times longer Expert's slowest cards (the 95th percentile) take than its card
+plays would at :func:`games.bots.hard.plays_per_second`'s rate (the probe's position is
+cheaper a play than many a real decision's). Measured on one machine: Expert's CPU time a
+card in ``python -m games.bots.arena --players expert,hard,expert,hard`` (95th percentile
+921 ms for 160,000 plays) beside ``plays_per_second()`` (400,000 to 440,000)."""
+
+
+def levels_offered(plays_per_second: float) -> tuple[str, ...]:
+    """The computers' levels the offline page offers on a device whose search makes
+    ``plays_per_second``: all of them, but Expert only where its slowest cards take at most
+    :data:`SECONDS_A_CARD` (Hard is offered everywhere, marked slower on a phone).
+
+    >>> levels_offered(10_000_000)
+    ('easy', 'medium', 'hard', 'expert')
+    >>> levels_offered(100_000)
+    ('easy', 'medium', 'hard')
+    """
+    expert_seconds = bots.SEARCHES["expert"].play * SEARCH_SLOWDOWN / plays_per_second
+    return tuple(level for level in bots.LEVELS if level != "expert" or expert_seconds <= SECONDS_A_CARD)
+
+
+def levels_here() -> str:
+    """:func:`levels_offered` on the device running this (a search timed now), as a JSON list
+    for the offline page."""
+    return json.dumps(levels_offered(bots.hard.plays_per_second()))
 
 TARGETS = (100, 50)
 """What an offline game is played to: the standard game, or a short one (the rules are

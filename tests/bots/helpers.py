@@ -50,7 +50,7 @@ def drive(game: Game, levels, seed: int = 0, deals: int = 1, check=None, hard_op
         for seat in game.to_act:
             view = game.view(seat)
             level = levels[seat]
-            opts = hard_options if level == "hard" else {}
+            opts = hard_options if level in bots.SEARCHES else {}
             action = bots.choose_action(view, level, seed=seed * 1000 + game.ply, **opts)
             if check is not None:
                 check(game, seat, view, action)

@@ -20,7 +20,7 @@ def _views(rules, seed):
 
 @pytest.mark.parametrize("level", bots.LEVELS)
 def test_same_seed_same_action(level):
-    opts = {"samples": 8} if level == "hard" else {}
+    opts = {"samples": 8} if level in bots.SEARCHES else {}
     for i, rules in enumerate(RULE_SETS[:6]):
         for v in _views(rules, seed=i):
             a = bots.choose_action(v, level, seed=42, **opts)

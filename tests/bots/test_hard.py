@@ -96,3 +96,45 @@ def test_worlds_that_explain_the_others_plays_count_more(monkeypatch):
     assert hard.likelihood(k, true_world) == 1.0
     strict = [hard.likelihood(k, w) for w in worlds]
     assert set(strict) <= {0.0, 1.0} and strict.count(0.0) >= 5
+
+
+def test_expert_is_the_same_search_with_more_worlds():
+    """Where Hard's effort runs out before its candidates part, Expert deals more worlds
+    from the same seed (the first worlds are the same ones)."""
+    g = Game.new(Rules(passing="none"), seed=4)
+    while len(g.tricks) < 3 or len(g.view(g.to_act[0]).legal) < 3:
+        seat = g.to_act[0]
+        g.apply(seat, bots.choose_action(g.view(seat), "medium"))
+    view = g.view(g.to_act[0])
+    effort = 3_000
+    cands, _, hard_worlds = hard.evaluate(view, seed=2, effort=effort, search=hard.HARD)
+    _, _, expert_worlds = hard.evaluate(view, seed=2, effort=effort * 4, search=hard.EXPERT)
+    assert len(cands) > 1
+    assert expert_worlds > hard_worlds
+    # the caps on worlds are each level's own
+    _, _, capped = hard.evaluate(view, seed=2, effort=10**9, search=hard.Search(play=1, passing=1, worlds=20))
+    assert capped <= 20
+
+
+def test_expert_passes_and_plays_legally_and_the_same_for_a_seed():
+    g = Game.new(Rules(), seed=21)
+    v = g.view(1)
+    passed = bots.choose_action(v, "expert", seed=5, samples=16)
+    assert len(set(passed)) == 3 and set(passed) <= set(v.hand)
+    assert passed == bots.choose_action(v, "expert", seed=5, samples=16)
+    g = Game.new(Rules(passing="none"), hands=DUCK_HANDS)
+    g.apply(0, "2C")
+    g.apply(1, "KC")
+    v = g.view(2)
+    card = bots.choose_action(v, "expert", seed=1)
+    assert card in v.legal and card != C("AC")
+    assert card == bots.choose_action(v, "expert", seed=1)
+
+
+def test_the_search_rate_probe_counts_plays_a_second():
+    import time
+
+    began = time.perf_counter()
+    rate = hard.plays_per_second()
+    assert time.perf_counter() - began < 5
+    assert 1_000 < rate < 100_000_000

@@ -78,6 +78,6 @@ def test_refuses_unknown_level_and_wrong_turn():
     g = Game.new(Rules(passing="none"), seed=1)
     seat = g.to_act[0]
     with pytest.raises(ValueError, match="level"):
-        bots.choose_action(g.view(seat), "expert")
+        bots.choose_action(g.view(seat), "grandmaster")
     with pytest.raises(ValueError, match="nothing to do"):
         bots.choose_action(g.view((seat + 1) % 4), "medium")

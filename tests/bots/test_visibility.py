@@ -63,7 +63,7 @@ def test_identical_views_identical_decisions(level):
     v1, v2 = games[0].view(2), games[1].view(2)
     assert v1 == v2
     assert games[0].hands != games[1].hands
-    opts = {"samples": 6} if level == "hard" else {}
+    opts = {"samples": 6} if level in bots.SEARCHES else {}
     for seed in (0, 1, 7):
         assert bots.choose_action(v1, level, seed=seed, **opts) == bots.choose_action(v2, level, seed=seed, **opts)
 

@@ -58,6 +58,17 @@ def test_host_creates_a_room_friends_take_seats_computers_fill_the_rest_and_it_s
     assert b'id="table"' in page.content
 
 
+def test_a_room_seats_no_expert_computers(client, subscribed):
+    ann = subscribed[0]
+    login(client, ann).post(reverse("live:create_room"), ROOM_POST)
+    table = Table.objects.get(host=ann)
+    room = client.get(reverse("live:room", args=[table.code])).content.decode()
+    assert '<option value="hard">Hard</option>' in room and 'value="expert"' not in room
+    refused = client.post(reverse("live:fill_seats", args=[table.code]), {"level": "expert"}, follow=True)
+    assert "Computer players in a live room are easy, medium or hard." in refused.content.decode()
+    assert not Seat.objects.filter(table=table).exclude(bot_level="").exists()
+
+
 def test_a_room_link_for_a_full_or_started_game(client, subscribed):
     table = services.create_table(subscribed[0], services.Rules(players=3), kind="friends", seat_bots=[None] * 3)
     rooms.fill_empty_seats(table.pk, subscribed[0])

@@ -127,6 +127,19 @@ def test_new_game_creates_a_started_solo_table(ann, player):
 
 
 @pytest.mark.django_db
+def test_expert_computers_are_offered_and_seated_by_name(ann):
+    form = ann.get(reverse("solo:new")).content.decode()
+    assert '<option value="expert">Expert</option>' in form
+    assert "up to about a second a card" in form
+    ann.post(reverse("solo:new"), valid_form(all_bots="expert", bot_1="expert", bot_2="expert", bot_3="expert"))
+    table = Table.objects.get()
+    assert [seat.bot_level for seat in table.seats.order_by("number")][1:] == ["expert"] * 3
+    page = ann.get(url("table", table)).content.decode()
+    assert "Expert computer" in page
+    assert "against three Expert computers" in ann.get(reverse("home")).content.decode()
+
+
+@pytest.mark.django_db
 def test_new_game_custom_target_and_six_players(ann):
     ann.post(reverse("solo:new"), valid_form(players="6", target="custom", target_custom="42",
                                               bot_4="easy", bot_5="easy", odd_cards="kitty"))
@@ -155,7 +168,7 @@ def test_the_home_page_says_what_play_now_deals(ann):
     ({"target": "custom", "target_custom": "0"}, "The target must be at least 1 point."),
     ({"target": "custom", "target_custom": "abc"}, "Enter a whole number of points"),
     ({"moon": "sometimes"}, "Choose one of: Everyone else takes 26"),
-    ({"bot_1": "genius"}, "Choose Easy, Medium or Hard."),
+    ({"bot_1": "genius"}, "Choose Easy, Medium, Hard or Expert."),
 ])
 def test_new_game_form_errors_are_clear(ann, overrides, message):
     response = ann.post(reverse("solo:new"), valid_form(**overrides))

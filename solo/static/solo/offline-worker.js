@@ -26,8 +26,10 @@ var OPS = {
     py = await module.loadPyodide({ indexURL: args.pyodide });
     var zip = await (await fetch(args.bundle)).arrayBuffer();
     py.unpackArchive(zip, "zip");
-    tables = py.pyimport("games.table.offline").PageTable;
-    return { readyMs: Math.round(performance.now() - began) };
+    var offline = py.pyimport("games.table.offline");
+    tables = offline.PageTable;
+    var readyMs = Math.round(performance.now() - began);
+    return { readyMs: readyMs, levels: JSON.parse(offline.levels_here()) };
   },
   new: function (args) {
     var dealt = timed(function () { return tables.new(args.level, args.seed, args.id, args.started, args.target); });

@@ -162,11 +162,23 @@
                                      bundle: new URL(page.getAttribute("data-bundle"), location.href).href });
     ready = true;
     page.setAttribute("data-ready", String(booted.readyMs));
+    offerLevels(booted.levels);
     say("Ready: choose the computers' level and deal.");
     start.querySelector("button[type=submit]").disabled = false;
     prune();
     showGames();
     sendFinished();
+  }
+
+  /* Show the levels this device plays fast enough (games.table.offline.levels_offered). */
+  function offerLevels(levels) {
+    start.querySelectorAll("input[name=level]").forEach(function (input) {
+      var offered = levels.indexOf(input.value) >= 0;
+      input.disabled = !offered;
+      input.closest("label").hidden = !offered;
+    });
+    var note = document.getElementById("offline-expert");
+    if (note) note.hidden = levels.indexOf("expert") >= 0;
   }
 
   function show(whole) {
