@@ -353,11 +353,12 @@ def play(view, seed: int = 0, samples=None, time_budget=None, effort: "int | Non
     return Card.from_index(near[0])
 
 
-def plays_per_second(worlds: int = PRUNE_EVERY) -> float:
-    """How many simulated card plays a second this machine's search makes: one search of
-    ``worlds`` worlds from a fixed position (the sixth trick of a fixed deal), timed on the
-    clock. A device that makes fewer than ``EXPERT.play`` a second would take Expert more
-    than a second a card (the offline page asks before offering Expert).
+def plays_per_second(seconds: float = 0.05) -> float:
+    """How many simulated card plays a second this machine's search makes: searches of
+    ``PRUNE_EVERY`` worlds from a fixed position (the sixth trick of a fixed deal), repeated
+    for about ``seconds`` on the clock. A device that makes fewer than ``EXPERT.play`` a
+    second would take Expert more than a second a card (the offline page asks before
+    offering Expert).
 
     >>> plays_per_second() > 1000
     True
@@ -370,8 +371,12 @@ def plays_per_second(worlds: int = PRUNE_EVERY) -> float:
             break
         game.apply(seat, medium.play(view))
     remaining = sum(view.hand_sizes) + len(view.current_trick)
+    plays = 0
     began = time.perf_counter()
-    cands, _, done = evaluate(view, seed=1, samples=worlds)
-    seconds = time.perf_counter() - began
-    # every candidate is rolled out in every world: none is dropped before PRUNE_EVERY worlds
-    return done * len(cands) * remaining / max(seconds, 1e-9)
+    while True:
+        cands, _, done = evaluate(view, seed=plays, samples=PRUNE_EVERY)
+        # every candidate is rolled out in every world: none is dropped before PRUNE_EVERY worlds
+        plays += done * len(cands) * remaining
+        spent = time.perf_counter() - began
+        if spent >= seconds:
+            return plays / spent

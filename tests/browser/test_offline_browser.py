@@ -238,3 +238,21 @@ def test_hard_thinks_off_the_pages_thread(site, open_page):
           f"longest task on the page's thread {longest:.0f} ms")
     assert len(thinking) >= 9
     assert longest <= 200, f"the page froze for {longest:.0f} ms"
+
+
+def test_expert_is_offered_offline_only_where_the_device_is_fast_enough(site, open_page):
+    """The worker times the search on this device (games.table.offline.levels_offered): Expert
+    is either offered, or left out with the reason said; never a choice that cannot be made."""
+    page = open_page(None)
+    page.goto(site.url + "/play-offline/")
+    expert = page.locator("input[name=level][value=expert]")
+    assert expert.is_disabled(), "Expert waits for the device to be timed"
+    ready(page)
+    offered = page.locator("label:has(input[value=expert])").is_visible()
+    note = page.locator("#offline-expert")
+    assert offered != note.is_visible()
+    assert expert.is_enabled() == offered
+    if not offered:
+        assert "more than a second over a card" in note.inner_text()
+    for level in ("easy", "medium", "hard"):
+        assert page.locator(f"input[name=level][value={level}]").is_enabled()

@@ -70,6 +70,8 @@
     if (queue.length) pump();
   }
 
+  var applying = false;  // a frame is being swapped in by apply
+
   // Each top element of a frame is an out-of-band swap of the element with its id: it replaces
   // it, unless its hx-swap-oob says "beforeend" (cards added to the trick, chat lines) or
   // "delete" (a card that left the hand); one whose element is not on this page is dropped.
@@ -89,7 +91,12 @@
       if (incoming.id === "chat-log" && incoming.getAttribute("hx-swap-oob") === "beforeend") chatArrived(incoming);
       if (!incoming.hasAttribute("hx-swap-oob")) incoming.setAttribute("hx-swap-oob", "true");
     });
-    htmx.swap(document.body, template.innerHTML, { swapStyle: "none", swapDelay: 0, settleDelay: 0 });
+    applying = true;  // htmx settles each swapped element within the call: set up once, below
+    try {
+      htmx.swap(document.body, template.innerHTML, { swapStyle: "none", swapDelay: 0, settleDelay: 0 });
+    } finally {
+      applying = false;
+    }
     markChat();
     followState();
     goToRematch();
@@ -766,5 +773,10 @@
   }
   document.addEventListener("DOMContentLoaded", shown);
   document.addEventListener("hearts:shown", shown);
-  document.addEventListener("htmx:afterSettle", function () { setup(document); tick(); });
+  // The page's other swaps (forms, panels); a frame's are set up by apply.
+  document.addEventListener("htmx:afterSettle", function () {
+    if (applying) return;
+    setup(document);
+    tick();
+  });
 })();
