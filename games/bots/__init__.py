@@ -70,7 +70,7 @@ LEVEL_DESCRIPTIONS = {
         "not just to take few points. It sees only what a person in its seat would see."
     ),
     "expert": (
-        "Hard with more time to think: the same search, dealing several times as many worlds before "
+        "Hard with more time to think: the same search, dealing about three times as many worlds before "
         "each card and each pass, so close calls are decided on more evidence. It takes up to about a "
         "second a card."
     ),

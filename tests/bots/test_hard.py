@@ -41,11 +41,16 @@ def test_candidates_collapse_touching_cards():
     assert C("QS").index in cands and C("KS").index in cands and C("AS").index not in cands
 
 
-def test_hard_ducks_an_obvious_trick_and_explains():
+def ducking_view():
+    """Seat 2 to follow 2♣ K♣ holding the A♣ and lower clubs: the ace would take the trick."""
     g = Game.new(Rules(passing="none"), hands=DUCK_HANDS)
     g.apply(0, "2C")
     g.apply(1, "KC")
-    v = g.view(2)
+    return g.view(2)
+
+
+def test_hard_ducks_an_obvious_trick_and_explains():
+    v = ducking_view()
     card = bots.choose_action(v, "hard", seed=1)
     assert card in v.legal and card != C("AC")
 
@@ -122,10 +127,7 @@ def test_expert_passes_and_plays_legally_and_the_same_for_a_seed():
     passed = bots.choose_action(v, "expert", seed=5, samples=16)
     assert len(set(passed)) == 3 and set(passed) <= set(v.hand)
     assert passed == bots.choose_action(v, "expert", seed=5, samples=16)
-    g = Game.new(Rules(passing="none"), hands=DUCK_HANDS)
-    g.apply(0, "2C")
-    g.apply(1, "KC")
-    v = g.view(2)
+    v = ducking_view()
     card = bots.choose_action(v, "expert", seed=1)
     assert card in v.legal and card != C("AC")
     assert card == bots.choose_action(v, "expert", seed=1)
