@@ -60,16 +60,16 @@ class Search:
     worlds: int
 
 
-#: Hard: a median of about 50 ms a card, at most about 200 ms, on one core
+#: Hard: a median under 100 ms a card, 95% of cards under 200 ms, on one core
 HARD = Search(play=50_000, passing=30_000, worlds=600)
-#: Expert: the same search with more effort; at most about a second a card on one core
+#: Expert: the same search with more effort; 95% of cards under a second on one core
 #: (``python -m games.bots.arena --players expert,hard,expert,hard`` prints its times)
 EXPERT = Search(play=140_000, passing=100_000, worlds=4_000)
 MIN_WORLDS = 12
 #: every so many worlds, drop candidates more than PRUNE_Z standard errors behind the best
 PRUNE_EVERY = 8
 PRUNE_Z = 3.0
-#: passes compared, and simulated card plays spent, when Hard passes
+#: passes compared when a searching level passes
 PASS_CANDIDATES = 5
 #: late in a deal (from this many tricks before its end) the rollouts solve their last
 #: EXACT_TRICKS tricks exactly instead of playing them by the policy — at tables of up to

@@ -214,7 +214,8 @@ SEARCH_SLOWDOWN = 2.5
 plays would at :func:`games.bots.hard.plays_per_second`'s rate (the probe's position is
 cheaper a play than many a real decision's). Measured on one machine: Expert's CPU time a
 card in ``python -m games.bots.arena --players expert,hard,expert,hard`` (95th percentile
-921 ms for 160,000 plays) beside ``plays_per_second()`` (400,000 to 440,000)."""
+810 ms for 140,000 plays: 173,000 a second) beside ``plays_per_second()`` (400,000 to
+440,000 a second)."""
 
 
 def levels_offered(plays_per_second: float) -> tuple[str, ...]:
@@ -235,6 +236,7 @@ def levels_here() -> str:
     """:func:`levels_offered` on the device running this (a search timed now), as a JSON list
     for the offline page."""
     return json.dumps(levels_offered(bots.hard.plays_per_second()))
+
 
 TARGETS = (100, 50)
 """What an offline game is played to: the standard game, or a short one (the rules are
