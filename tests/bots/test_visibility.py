@@ -51,7 +51,7 @@ def _swap_hidden(hands, a, b, cards_a, cards_b):
     return hs
 
 
-@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+@pytest.mark.parametrize("level", bots.LEVELS)
 def test_identical_views_identical_decisions(level):
     """Two deals that differ only in cards hidden from seat 2: same view, same move."""
     first = DUCK_HANDS
