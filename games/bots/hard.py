@@ -275,7 +275,7 @@ def evaluate(view, seed: int = 0, samples: "int | None" = None, time_budget: "fl
     rules = view.rules
     scores = list(view.scores)
     me = k.me
-    remaining = max(sum(view.hand_sizes) + len(k.deal.trick), 1)
+    remaining = _cards_left(k)
     exact = k.deal.tricks >= cfg.tricks_per_deal - EXACT_FROM and cfg.players <= EXACT_PLAYERS
     max_worlds = samples if samples is not None else search.worlds
     effort = effort or search.play
@@ -310,6 +310,12 @@ def evaluate(view, seed: int = 0, samples: "int | None" = None, time_budget: "fl
         if i not in active:
             means[i] = min(means[i], min(means[j] for j in active) - 1e-6)
     return cands, means, done
+
+
+def _cards_left(k: Knowledge) -> int:
+    """The card plays one rollout of the deal makes from here: what :func:`evaluate` counts
+    as its effort per world and candidate."""
+    return max(sum(k.view.hand_sizes) + len(k.deal.trick), 1)
 
 
 def _prune(values, weights, active):
@@ -367,16 +373,16 @@ def plays_per_second(seconds: float = 0.05) -> float:
     while True:
         seat = game.to_act[0]
         view = game.view(seat)
-        if len(game.tricks) >= 5 and len(candidates(Knowledge.from_view(view), sum(1 << c.index for c in view.legal))) > 1:
+        k = Knowledge.from_view(view)
+        if len(game.tricks) >= 5 and len(candidates(k, k.legal)) > 1:
             break
-        game.apply(seat, medium.play(view))
-    remaining = sum(view.hand_sizes) + len(view.current_trick)
+        game.apply(seat, medium.play(view, knowledge=k))
     plays = 0
     began = time.perf_counter()
     while True:
-        cands, _, done = evaluate(view, seed=plays, samples=PRUNE_EVERY)
+        cands, _, done = evaluate(view, seed=plays, samples=PRUNE_EVERY, knowledge=k)
         # every candidate is rolled out in every world: none is dropped before PRUNE_EVERY worlds
-        plays += done * len(cands) * remaining
+        plays += done * len(cands) * _cards_left(k)
         spent = time.perf_counter() - began
         if spent >= seconds:
             return plays / spent
