@@ -12,6 +12,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 
+from games import bots
 from games.table.protocol import PACES
 
 
@@ -109,11 +110,8 @@ class Table(models.Model):
 class Seat(models.Model):
     """A place at a table: a person, a computer player, or a computer standing in for a person."""
 
-    class BotLevel(models.TextChoices):
-        EASY = "easy", "Easy"
-        MEDIUM = "medium", "Medium"
-        HARD = "hard", "Hard"
-        EXPERT = "expert", "Expert"
+    #: the computers' levels (``Seat.BotLevel.HARD`` …), as the bots name them
+    BotLevel = models.TextChoices("BotLevel", [(level.upper(), (level, name)) for level, name in bots.LEVEL_NAMES.items()])
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField()
