@@ -113,6 +113,8 @@ def test_the_pages_a_player_uses_have_no_serious_accessibility_problem(site, ope
     found["my games"] = serious_problems(page)
     page.goto(site.url + "/my-stats/")
     found["statistics"] = serious_problems(page)
+    page.goto(site.url + "/computers/")
+    found["how strong are the computers"] = serious_problems(page)
     page.goto(site.url + "/learn/")
     found["learn"] = serious_problems(page)
     page.click("main form button")

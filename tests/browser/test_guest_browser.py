@@ -77,3 +77,23 @@ def test_stopping_a_game_counts_it_in_the_statistics_and_deleting_removes_it(sit
     if viewport is PHONE_390:
         assert page.evaluate("document.documentElement.scrollWidth") <= 390 + 1
     shot(page, screens, f"statistics-{'desktop' if viewport is DESKTOP else 'phone'}")
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE_390], ids=["desktop", "phone"])
+def test_the_computers_figures_fit_the_screen(site, open_page, screens, viewport):
+    """Every figure of "How strong are the computers" is in view without scrolling sideways:
+    on a phone each row of a table is a card, each figure beside its column's name."""
+    page = open_page(None, viewport)
+    page.goto(site.url + "/computers/")
+    assert page.locator(".table-scroll table").count() >= 2
+    cut = page.evaluate("""() => [...document.querySelectorAll('.table-scroll')]
+        .filter(box => box.scrollWidth > box.clientWidth + 1).map(box => box.getAttribute('aria-label'))""")
+    assert cut == [], f"tables wider than their box: {cut}"
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"] + 1
+    first_figure = page.locator("#match-1 tbody td").first
+    label = first_figure.evaluate("cell => getComputedStyle(cell, '::before').content")
+    if viewport is PHONE_390:
+        assert label == '"Seats"' and page.locator("#match-1 thead").bounding_box()["height"] <= 1
+    else:
+        assert label in ("none", "normal") and page.locator("#match-1 thead").is_visible()
+    shot(page, screens, f"computers-{'desktop' if viewport is DESKTOP else 'phone'}")
