@@ -215,6 +215,12 @@ def test_generated_websocket_frames_never_kill_the_socket_and_refusals_change_no
     try:
         one_frame()
     finally:
+        # As asyncio.run ends: the tasks the consumers left running (the server's outbox) are
+        # cancelled while their loop still runs, not collected later, after it closed.
+        left = asyncio.all_tasks(loop)
+        for task in left:
+            task.cancel()
+        loop.run_until_complete(asyncio.gather(*left, return_exceptions=True))
         loop.close()
     assert len(sent) >= SOCKET_EXAMPLES
     print(f"websocket fuzz: {len(sent)} frames, none closed the socket")
