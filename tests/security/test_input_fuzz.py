@@ -182,7 +182,9 @@ def test_generated_websocket_frames_never_kill_the_socket_and_refusals_change_no
     # One event loop for every frame: a new loop per frame (async_to_sync) had the Redis
     # channel layer's connection tasks to cancel at every loop's end, and once in a while
     # one of them never finished cancelling.
-    loop = asyncio.new_event_loop()
+    # An asyncio.Runner: closing it cancels what the consumers left running (the server's
+    # outbox) while the loop still runs, as asyncio.run does.
+    runner = asyncio.Runner()
 
     def on_server_thread(function):
         """``function()`` on the thread the server's database calls take on SQLite (one, shared),
@@ -190,7 +192,7 @@ def test_generated_websocket_frames_never_kill_the_socket_and_refusals_change_no
         ends, its threads do not (the heartbeat, a socket's release), and the test database
         (SQLite's shared in-memory cache) refuses a read beside a write with "database table
         is locked" instead of waiting for it."""
-        return loop.run_until_complete(sync_to_async(function, thread_sensitive=True)())
+        return runner.run(sync_to_async(function, thread_sensitive=True)())
 
     def table_checked():
         check_table(Table.objects.get(pk=table.pk), extra_version_bumps=_bumps(Table.objects.get(pk=table.pk)))
@@ -200,7 +202,7 @@ def test_generated_websocket_frames_never_kill_the_socket_and_refusals_change_no
     @given(text=frame_text.filter(bool))  # the test client cannot send an empty frame
     def one_frame(text):
         before = on_server_thread(fingerprint)
-        answers, closed = loop.run_until_complete(exchange(text))
+        answers, closed = runner.run(exchange(text))
         sent.append(text)
         assert closed is None, f"{text[:200]!r} closed the socket with {closed}"
         assert answers, f"{text[:200]!r} got no answer"
@@ -215,13 +217,7 @@ def test_generated_websocket_frames_never_kill_the_socket_and_refusals_change_no
     try:
         one_frame()
     finally:
-        # As asyncio.run ends: the tasks the consumers left running (the server's outbox) are
-        # cancelled while their loop still runs, not collected later, after it closed.
-        left = asyncio.all_tasks(loop)
-        for task in left:
-            task.cancel()
-        loop.run_until_complete(asyncio.gather(*left, return_exceptions=True))
-        loop.close()
+        runner.close()
     assert len(sent) >= SOCKET_EXAMPLES
     print(f"websocket fuzz: {len(sent)} frames, none closed the socket")
 
