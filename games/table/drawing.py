@@ -237,7 +237,8 @@ def table_context(table: TableFacts, game: Game, steps: list[Step], view, *, spe
       ``legal``, ``why`` — why it cannot be played now, ``received`` — passed to you,
       ``hinted``; the stylesheet fans them by their place in the hand).
     - ``trick`` (cards on the table by seat), ``last_trick`` (the trick just taken, while no
-      card of the next is down; the last of a deal until anyone acts in the next),
+      card of the next is down; the last of a deal until you act in the next or a card of it
+      is played),
       ``previous_trick`` (the trick taken last, of the deal before until one is taken in this;
       its ``of_deal`` says which deal it ended when it is not this one),
       ``passing`` (direction, target name, label, whether you passed, what you passed),
@@ -256,7 +257,7 @@ def table_context(table: TableFacts, game: Game, steps: list[Step], view, *, spe
     names = {number: info["full_name"] for number, info in seats.items()}
     ended = table.status in ("finished", "abandoned")
     yours = _yours(view, game, steps, seats, names, you, ended, hint)
-    trick, last_trick, previous_trick = _tricks_shown(view, steps, seats)
+    trick, last_trick, previous_trick = _tricks_shown(view, steps, seats, you)
     game_over = _game_over(table, view, seats, you) if view.phase == "over" or ended else None
     status_text = _status_text(view, seats, you, ended, table)
     context = {
@@ -341,15 +342,18 @@ def _about_the_table(table: TableFacts, spectator: bool, ended: bool) -> dict:
     }
 
 
-def _tricks_shown(view, steps: list[Step], seats: dict[int, dict]) -> tuple[list[dict], "dict | None", "dict | None"]:
+def _tricks_shown(view, steps: list[Step], seats: dict[int, dict],
+                  you: "int | None") -> tuple[list[dict], "dict | None", "dict | None"]:
     """The cards in the centre, the trick taken last while it is shown there (``last_trick``),
     and the trick taken last for the "Last trick" panel (``previous_trick``).
 
     The trick taken last stays in the centre until the next card is led (drawn as the trick in
     progress was, with its caption added), and in the panel until the next trick is taken. The
     last trick of a deal is taken as the deal is scored and the next dealt: it stays in the
-    panel until a trick of the new deal is taken, and in the centre until anyone acts in the
-    new deal, so that it is seen whole like every other trick."""
+    panel until a trick of the new deal is taken, and in the centre until you act in the new
+    deal or a card of it is played, so that it is seen whole like every other trick. Others'
+    passes do not take it away: computers pass at once, and a page drawn a moment after the
+    deal ended would otherwise never show the trick."""
     if view.tricks:
         taken_last, of_deal = view.tricks[-1], None
     elif view.deal_number > 1:
@@ -358,7 +362,8 @@ def _tricks_shown(view, steps: list[Step], seats: dict[int, dict]) -> tuple[list
         taken_last, of_deal = None, None
     previous_trick = _taken_trick(taken_last, seats, view.rules, of_deal) if taken_last else None
     in_centre = (not view.current_trick and taken_last is not None
-                 and (of_deal is None or not _steps_of_deal(steps, view.deal_number)))
+                 and (of_deal is None or not any(step.kind == "play" or step.seat == you
+                                                 for step in _steps_of_deal(steps, view.deal_number))))
     last_trick = previous_trick if in_centre else None
     trick = [
         {"seat": seat, "name": seats[seat]["name"], "position": seats[seat]["position"], "card": card_info(card),

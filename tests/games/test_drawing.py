@@ -148,9 +148,20 @@ def test_the_last_trick_of_a_deal_is_shown_whole_then_kept_in_last_trick(players
     assert "Scores: You " + str(scored["scores"][0]) in said
     assert final_steps[-1].card not in said and Card.parse(final_steps[-1].card).name not in said
 
-    # Someone passes: the centre is the new deal's; the panel keeps the last trick of deal 1.
-    seat = next(s for s in game.to_act if s != 0)
-    game.apply(seat, random.Random(1).sample(game.legal(seat), 3))
+    # The others pass (computers do at once): the trick stays for anyone who has not acted,
+    # so that a page drawn a moment after the deal ended still shows it.
+    for seat in [s for s in game.to_act if s != 0]:
+        game.apply(seat, random.Random(seat).sample(game.legal(seat), 3))
+    replayed, steps = game_with_history(game.to_dict())
+    for view, spectator in ((replayed.view(0), False), (replayed.public_view(0), True)):
+        context = drawing.table_context(facts, replayed, steps, view, spectator=spectator)
+        assert context["last_trick"]["of_deal"] == 1, "others' passes do not take the trick away"
+        assert [p["card"]["code"] for p in context["trick"]] == [s.card for s in final_steps]
+    mine = drawing.table_context(facts, replayed, steps, replayed.view(0))
+    assert mine["passing"] is not None and not mine["passing"]["passed"], "you can pass under it"
+
+    # You pass: the centre is the new deal's; the panel keeps the last trick of deal 1.
+    game.apply(0, random.Random(1).sample(game.legal(0), 3))
     replayed, steps = game_with_history(game.to_dict())
     context = drawing.table_context(facts, replayed, steps, replayed.view(0))
     assert context["trick"] == [] and context["last_trick"] is None
