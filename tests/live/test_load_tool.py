@@ -31,6 +31,8 @@ def test_a_small_load_run_plays_every_move_and_loses_nothing(tmp_path):
     assert report["errors"] == {}
     assert 0 < report["latency_ms"]["p50"] <= report["latency_ms"]["p95"] <= report["latency_ms"]["max"]
     assert report["server_cpu_ms_per_move"] > 0 and report["server_memory_mb"] > 0
+    # Of which in the operating system (the sockets' reads and writes): a part, never more.
+    assert 0 <= report["server_system_ms_per_move"] <= report["server_cpu_ms_per_move"]
     cores = report["cores"]  # where the machine's cores went while the tables played
     # The tool's own share of six moves can round to 0.0 cores (the clock ticks in 10 ms).
     assert cores["available"] >= 1 and cores["servers"] > 0 and cores["load_tool"] >= 0

@@ -25,8 +25,11 @@ how fast a core is and on what else uses the cores. So the report says, for the 
 where the machine's cores went (``cores``: busy in all, the started servers', this tool's own,
 everything else's, and the hypervisor's ``steal``, from ``/proc``) and how fast this machine ran
 a fixed piece of Python before and after play (``calibration_ms``, :func:`calibrate`): when
-the two differ, the machine changed speed during the run. Read a p95 beside ``cores.other``
-and ``cores.steal``, and compare code by runs made one after the other, several of each.
+the two differ, the machine changed speed during the run. Of the servers' CPU per move,
+``server_system_ms_per_move`` is the part spent in the operating system on their behalf (the
+sockets' reads and writes, polling); the rest is their own Python. Read a p95 beside
+``cores.other`` and ``cores.steal``, and compare code by runs made one after the other,
+several of each.
 """
 import argparse
 import asyncio
@@ -143,6 +146,7 @@ class Stats:
         self.ended_early = 0
         self.no_state_tables = 0
         self.server_cpu_seconds = 0.0
+        self.server_system_seconds = 0.0  # of server_cpu_seconds, in the operating system
         self.cores: dict = {}  # where the machine's cores went during play (run_load)
         self.server_rss_mb = 0.0
 
@@ -369,12 +373,13 @@ async def run_load(args, tables_setup, server_pids=()):
     gc.disable()
     stop_at = time.monotonic() + args.duration
     play_started = time.monotonic()
-    cpu_before = [cpu_seconds(pid) for pid in server_pids]
+    cpu_before = [cpu_times(pid) for pid in server_pids]
     own_before, machine_before = cpu_seconds(os.getpid()), machine_ticks()
     await asyncio.gather(*(table.play(stats, stop_at) for table in playable))
     play_seconds = time.monotonic() - play_started
     gc.enable()
-    stats.server_cpu_seconds = sum(cpu_seconds(pid) - before for pid, before in zip(server_pids, cpu_before))
+    stats.server_system_seconds = sum(cpu_times(pid)[1] - before[1] for pid, before in zip(server_pids, cpu_before))
+    stats.server_cpu_seconds = sum(cpu_seconds(pid) - sum(before) for pid, before in zip(server_pids, cpu_before))
     ticks = os.sysconf("SC_CLK_TCK") * play_seconds
     busy, steal = (after - before for after, before in zip(machine_ticks(), machine_before))
     own = cpu_seconds(os.getpid()) - own_before
@@ -399,8 +404,14 @@ async def run_load(args, tables_setup, server_pids=()):
 
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process so far (Linux /proc)."""
+    return sum(cpu_times(pid))
+
+
+def cpu_times(pid: int) -> tuple[float, float]:
+    """CPU time of a process so far (Linux /proc): in its own code (user), and in the
+    operating system's on its behalf (system: its sockets' reads and writes, polling)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / os.sysconf("SC_CLK_TCK"), int(fields[12]) / os.sysconf("SC_CLK_TCK")
 
 
 def machine_ticks() -> tuple[int, int]:
@@ -534,6 +545,7 @@ def main(argv=None):
         "format": args.format, "frames_received": stats.frames, "megabytes_received": round(stats.bytes / 1e6, 1),
         "bytes_per_seat_per_move": round(stats.bytes / (4 * len(ms))) if ms else None,
         "server_cpu_ms_per_move": round(1000 * stats.server_cpu_seconds / len(ms), 2) if servers and ms else None,
+        "server_system_ms_per_move": round(1000 * stats.server_system_seconds / len(ms), 2) if servers and ms else None,
         "server_memory_mb": round(stats.server_rss_mb) if servers else None,
         "latency_ms": {"p50": round(percentile(ms, 50), 1), "p95": round(percentile(ms, 95), 1),
                        "p99": round(percentile(ms, 99), 1), "max": round(max(ms), 1) if ms else None,
