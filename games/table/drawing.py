@@ -809,7 +809,7 @@ def changed_parts(sent: dict[str, str], parts: dict[str, str]) -> str | None:
     return "".join(part_change(sent[part], html) for part, html in parts.items() if sent[part] != html)
 
 
-TRICK_OPEN = '<div class="trick" id="t-trick" aria-label="Cards on the table">'
+TRICK_OPEN = '<div class="trick" id="t-trick" role="group" aria-label="Cards on the table">'
 TRICK_CARD = '<div class="trick-card '
 TRICK_CARD_END = "</div></div>"  # a trick card's own element and the card in it
 
