@@ -256,8 +256,9 @@ def table_context(table: TableFacts, game: Game, steps: list[Step], view, *, spe
     me_dict, opponents, seats = _seat_dicts(table.people, view, me, you)
     names = {number: info["full_name"] for number, info in seats.items()}
     ended = table.status in ("finished", "abandoned")
-    yours = _yours(view, game, steps, seats, names, you, ended, hint)
-    trick, last_trick, previous_trick = _tricks_shown(view, steps, seats, you)
+    this_deal = _steps_of_deal(steps, view.deal_number)
+    yours = _yours(view, game, steps, this_deal, seats, names, you, ended, hint)
+    trick, last_trick, previous_trick = _tricks_shown(view, steps, this_deal, seats, you)
     game_over = _game_over(table, view, seats, you) if view.phase == "over" or ended else None
     status_text = _status_text(view, seats, you, ended, table)
     context = {
@@ -296,13 +297,14 @@ def table_context(table: TableFacts, game: Game, steps: list[Step], view, *, spe
     return context
 
 
-def _yours(view, game: Game, steps: list[Step], seats: dict[int, dict], names: dict[int, str], you: "int | None",
-           ended: bool, hint) -> dict:
+def _yours(view, game: Game, steps: list[Step], this_deal: list[Step], seats: dict[int, dict], names: dict[int, str],
+           you: "int | None", ended: bool, hint) -> dict:
     """What of the table is the viewer's own (``you``; None for a watcher): their hand, with
     the cards passed to them marked until their first play, whether it is their turn, their
-    pass, the cards they received, the moon's choice, the hint and the last deal's summary."""
+    pass, the cards they received, the moon's choice, the hint and the last deal's summary.
+    ``this_deal``: the steps of the deal in progress."""
     # What the viewer has done this deal: the passed-card dots last until their first play.
-    my_steps_this_deal = [s for s in _steps_of_deal(steps, view.deal_number) if s.seat == you]
+    my_steps_this_deal = [s for s in this_deal if s.seat == you]
     played_this_deal = any(s.kind == "play" for s in my_steps_this_deal)
     received = set(view.received or ()) if view.phase == "play" and not played_this_deal else set()
     hint_info = _hint(hint)
@@ -342,10 +344,11 @@ def _about_the_table(table: TableFacts, spectator: bool, ended: bool) -> dict:
     }
 
 
-def _tricks_shown(view, steps: list[Step], seats: dict[int, dict],
+def _tricks_shown(view, steps: list[Step], this_deal: list[Step], seats: dict[int, dict],
                   you: "int | None") -> tuple[list[dict], "dict | None", "dict | None"]:
     """The cards in the centre, the trick taken last while it is shown there (``last_trick``),
-    and the trick taken last for the "Last trick" panel (``previous_trick``).
+    and the trick taken last for the "Last trick" panel (``previous_trick``); ``this_deal``: the
+    steps of the deal in progress.
 
     The trick taken last stays in the centre until the next card is led (drawn as the trick in
     progress was, with its caption added), and in the panel until the next trick is taken. The
@@ -362,8 +365,7 @@ def _tricks_shown(view, steps: list[Step], seats: dict[int, dict],
         taken_last, of_deal = None, None
     previous_trick = _taken_trick(taken_last, seats, view.rules, of_deal) if taken_last else None
     in_centre = (not view.current_trick and taken_last is not None
-                 and (of_deal is None or not any(step.kind == "play" or step.seat == you
-                                                 for step in _steps_of_deal(steps, view.deal_number))))
+                 and (of_deal is None or not any(step.kind == "play" or step.seat == you for step in this_deal)))
     last_trick = previous_trick if in_centre else None
     trick = [
         {"seat": seat, "name": seats[seat]["name"], "position": seats[seat]["position"], "card": card_info(card),

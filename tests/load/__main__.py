@@ -378,8 +378,9 @@ async def run_load(args, tables_setup, server_pids=()):
     await asyncio.gather(*(table.play(stats, stop_at) for table in playable))
     play_seconds = time.monotonic() - play_started
     gc.enable()
-    stats.server_system_seconds = sum(cpu_times(pid)[1] - before[1] for pid, before in zip(server_pids, cpu_before))
-    stats.server_cpu_seconds = sum(cpu_seconds(pid) - sum(before) for pid, before in zip(server_pids, cpu_before))
+    cpu_after = [cpu_times(pid) for pid in server_pids]
+    stats.server_system_seconds = sum(after[1] - before[1] for after, before in zip(cpu_after, cpu_before))
+    stats.server_cpu_seconds = sum(sum(after) - sum(before) for after, before in zip(cpu_after, cpu_before))
     ticks = os.sysconf("SC_CLK_TCK") * play_seconds
     busy, steal = (after - before for after, before in zip(machine_ticks(), machine_before))
     own = cpu_seconds(os.getpid()) - own_before
