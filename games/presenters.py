@@ -186,7 +186,7 @@ def table_context(table: Table | Snapshot, seat_number: int, *, hint=None, error
     with the rematch of a finished live game.
 
     ``table`` is a row or, cheaper when several seats are drawn at one version, its
-    :class:`games.storage.snapshots.Snapshot`.
+    :class:`games.storage.Snapshot`.
     """
     snapshot = table if isinstance(table, Snapshot) else storage.of_row(table)
     table = snapshot.table

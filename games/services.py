@@ -152,42 +152,51 @@ def submit_action(
 def _apply_action(table_id, seat_number, action, expected_version, user, actor) -> ActionOutcome:
     with task_batch(), transaction.atomic():
         locked = storage.lock(table_id)
-        table, seats = locked.table, locked.seats
-        if table.status == Table.Status.WAITING:
-            raise ActionRejected("not_started", "The game has not started yet.")
-        if table.status != Table.Status.PLAYING:
-            raise ActionRejected("game_over", "This game is over.")
-        if expected_version is not None and expected_version != table.version and not _same_passing_round(
-            table, expected_version, seat_number, action
-        ):
-            raise ActionRejected(
-                "stale",
-                "That move was made on an earlier position of the table; "
-                f"it is now at move {table.version}. Here is the current table.",
-            )
-        seat = next((seat for seat in seats if seat.number == seat_number), None)
-        if seat is None:
-            raise ActionRejected("no_seat", f"There is no seat {seat_number} at this table.")
-        if user is not None and seat.user_id != user.pk:
-            raise ActionRejected("not_your_seat", "You can only play for your own seat.")
-        if user is not None and seat.resigned:
-            raise ActionRejected("resigned", "You left this game: a computer plays your seat to the end.")
+        _check_move(locked, seat_number, action, expected_version, user)
         before = locked.snapshot()
         game = before.game.copy()
         try:
             events = game.apply(seat_number, action)
         except IllegalAction as error:
             raise ActionRejected("illegal", str(error))
+        table = locked.table
         table.version += 1
-        seats, _ = apply_conduct(table, seats, game, conduct.Moved(
+        seats, _, wakes = conducted(table, locked.seats, game, conduct.Moved(
             seat_number, actor, to_act=tuple(game.to_act), passing=game.phase == "pass", ply=game.ply))
         if game.phase == "over":
             seats = _finish(table, game, seats, unsaved=(seat_number, actor))
         else:
-            plan_computers(table, game, seats)
+            wakes += computer_wakes(table, game, seats)
         storage.save_move(before, table, seats, game, events, actor)
+        wake(wakes)
         notify_after_commit(table, events)
     return ActionOutcome(version=table.version, events=events)
+
+
+def _check_move(locked: storage.Locked, seat_number: int, action, expected_version: int | None, user) -> None:
+    """Refuse a move (:class:`ActionRejected`) that ``locked``'s table cannot take: its game is
+    not under way, the move was made on an earlier position that no longer stands, or the seat
+    is not there, not the user's, or left."""
+    table = locked.table
+    if table.status == Table.Status.WAITING:
+        raise ActionRejected("not_started", "The game has not started yet.")
+    if table.status != Table.Status.PLAYING:
+        raise ActionRejected("game_over", "This game is over.")
+    if expected_version is not None and expected_version != table.version and not _same_passing_round(
+        table, expected_version, seat_number, action
+    ):
+        raise ActionRejected(
+            "stale",
+            "That move was made on an earlier position of the table; "
+            f"it is now at move {table.version}. Here is the current table.",
+        )
+    seat = next((seat for seat in locked.seats if seat.number == seat_number), None)
+    if seat is None:
+        raise ActionRejected("no_seat", f"There is no seat {seat_number} at this table.")
+    if user is not None and seat.user_id != user.pk:
+        raise ActionRejected("not_your_seat", "You can only play for your own seat.")
+    if user is not None and seat.resigned:
+        raise ActionRejected("resigned", "You left this game: a computer plays your seat to the end.")
 
 
 def _same_passing_round(table: Table, expected_version: int, seat_number: int, action) -> bool:
@@ -209,16 +218,39 @@ def plan_next(table: Table, game: Game, seats: list[Seat] | None = None) -> None
 
 def plan_computers(table: Table, game: Game, seats: list[Seat]) -> None:
     """Schedule the turns of the computers that must act now, and a person's only legal card
-    where the table plays it for them."""
+    where the table plays it for them (:func:`computer_wakes`)."""
+    wake(computer_wakes(table, game, seats))
+
+
+@dataclass(frozen=True)
+class Wake:
+    """A task to run for a table ``countdown`` seconds after the transaction commits
+    (``hearts_site.taskrunner.schedule``)."""
+
+    task: str
+    args: tuple
+    countdown: float = 0.0
+
+
+def wake(wakes) -> None:
+    """Schedule each of ``wakes``."""
+    for each in wakes:
+        schedule(each.task, *each.args, countdown=each.countdown)
+
+
+def computer_wakes(table: Table, game: Game, seats: list[Seat]) -> list[Wake]:
+    """The turns of the computers that must act now, and a person's only legal card where
+    the table plays it for them (:func:`forced_card`), each after the table's pace."""
     by_number = {seat.number: seat for seat in seats}
-    waiting_on = [by_number[number] for number in game.to_act]
     pause = settings.BOT_DELAY_SECONDS * protocol.PACES.get(table.pace, 1.0)
     if table.autoplay_forced and game.forced_to_end_of_deal():
         pause = 0  # nobody has a choice left this deal: it is played out at once
-    if any(seat.computer_plays for seat in waiting_on):
-        schedule("games.play_computer_turns", table.pk, table.version, countdown=0 if game.phase == "pass" else pause)
+    wakes = []
+    if any(by_number[number].computer_plays for number in game.to_act):
+        wakes.append(Wake("games.play_computer_turns", (table.pk, table.version), 0 if game.phase == "pass" else pause))
     if forced_card(table, game, by_number) is not None:
-        schedule("games.play_forced_card", table.pk, table.version, countdown=pause)
+        wakes.append(Wake("games.play_forced_card", (table.pk, table.version), pause))
+    return wakes
 
 
 # --------------------------------------------------------------------------- conduct
@@ -291,11 +323,20 @@ def conduct_step(table: Table, seats: list[Seat], game: Game | None, command, *,
 
 def apply_conduct(table: Table, seats: list[Seat], game: Game | None, command, *,
                   kept: dict[int, int] | None = None) -> tuple[list[Seat], tuple[dict, ...]]:
-    """Apply a command of the table's life (:func:`conduct_step`) now: the seats that changed
-    are written, ``table.turn_deadline`` set (the caller holds the row's lock and saves it)
-    and the returned deadlines scheduled. Returns the seats (read again when someone sat,
-    stood up or their presence changed; a socket's opening or closing alone is not read back)
-    and the events to announce."""
+    """Apply a command of the table's life now (:func:`conducted`) and schedule what it wakes.
+    Returns the seats and the events to announce."""
+    seats, events, wakes = conducted(table, seats, game, command, kept=kept)
+    wake(wakes)
+    return seats, events
+
+
+def conducted(table: Table, seats: list[Seat], game: Game | None, command, *,
+              kept: dict[int, int] | None = None) -> tuple[list[Seat], tuple[dict, ...], list[Wake]]:
+    """A command of the table's life (:func:`conduct_step`) applied now: the seats that changed
+    are written and ``table.turn_deadline`` set (the caller holds the row's lock and saves it).
+    Returns the seats (read again when someone sat, stood up or their presence changed; a
+    socket's opening or closing alone is not read back), the events to announce and what must
+    wake the table (:func:`deadline_wakes`), for the caller to schedule."""
     before, after = conduct_step(table, seats, game, command, kept=kept)
     changed = [new for old, new in zip(before.seats, after.life.seats) if old != new]
     read_again = False
@@ -316,22 +357,32 @@ def apply_conduct(table: Table, seats: list[Seat], game: Game | None, command, *
             log.info("away table=%s seat=%s", table.pk, seat.number)
     if after.life.deadline != before.deadline:
         table.turn_deadline = _moment(after.life.deadline)
-    schedule_deadlines(table, after.life, after.deadlines, timezone.now().timestamp())
-    return (storage.read_seats(table) if read_again else seats), after.events
+    wakes = deadline_wakes(table, after.life, after.deadlines, timezone.now().timestamp())
+    return (storage.read_seats(table) if read_again else seats), after.events, wakes
 
 
 def schedule_deadlines(table: Table, life: conduct.TableLife, deadlines, now: float) -> None:
-    """Wake the table at each of ``deadlines`` (``games.table.conduct.Deadline``) of its ``life``:
-    its clock (``table.turn_deadline``) runs out, a reconnect grace is over, or the time to
-    answer its rematch (kept in ``table.rematch``)."""
+    """Wake the table at each of ``deadlines`` (``games.table.conduct.Deadline``) of its ``life``
+    (:func:`deadline_wakes`)."""
+    wake(deadline_wakes(table, life, deadlines, now))
+
+
+def deadline_wakes(table: Table, life: conduct.TableLife, deadlines, now: float) -> list[Wake]:
+    """What wakes the table at each of ``deadlines`` of its ``life``: its clock
+    (``table.turn_deadline``) runs out, the reconnect grace of an absence is over
+    (``live.presence.stand_in_if_gone``, told when the absence began), or the time to answer
+    its rematch (kept in ``table.rematch``)."""
+    wakes = []
     for deadline in deadlines:
         countdown = max(deadline.at - now, 0.0)
         if deadline.kind == "turn":
-            schedule("games.turn_timeout", table.pk, table.turn_deadline.isoformat(), countdown=countdown)
+            wakes.append(Wake("games.turn_timeout", (table.pk, table.turn_deadline.isoformat()), countdown))
         elif deadline.kind == "rematch":
-            schedule("games.rematch_expired", table.pk, table.rematch["code"], countdown=countdown)
+            wakes.append(Wake("games.rematch_expired", (table.pk, table.rematch["code"]), countdown))
         else:
-            schedule_stand_in(table.pk, deadline.seat, _moment(life.seat(deadline.seat).gone_since), countdown)
+            left_at = _moment(life.seat(deadline.seat).gone_since).isoformat()
+            wakes.append(Wake("games.stand_in_if_gone", (table.pk, deadline.seat, left_at), countdown))
+    return wakes
 
 
 def apply_conduct_and_announce(table: Table, seats: list[Seat], game: Game | None, command) -> tuple[dict, ...]:
@@ -346,12 +397,6 @@ def apply_conduct_and_announce(table: Table, seats: list[Seat], game: Game | Non
         table.save()
         notify_after_commit(table, list(events))
     return events
-
-
-def schedule_stand_in(table_id: int, seat_number: int, left_at, countdown: float) -> None:
-    """Wake ``live.presence.stand_in_if_gone`` when the reconnect grace of the absence that
-    began at ``left_at`` is over, ``countdown`` seconds from now."""
-    schedule("games.stand_in_if_gone", table_id, seat_number, left_at.isoformat(), countdown=countdown)
 
 
 def _moment(seconds: float | None):

@@ -88,7 +88,7 @@ UNAVAILABLE = (
 # --------------------------------------------------------------------------- snapshots
 #
 # Every connection at a table hears of every change, and each needs the table at that
-# version: one snapshot (games.storage.snapshots) per change serves them all.
+# version: one snapshot (games.storage.Snapshot) per change serves them all.
 
 _loading: dict = {}  # table id -> (loop time the load started, the load's future)
 _presence_heard: dict = {}  # table id -> (id of the newest presence message heard, loop time)

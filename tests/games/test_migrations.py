@@ -62,7 +62,7 @@ def test_stored_games_move_from_state_to_the_action_rows_and_back(django_user_mo
         at_after = Table.objects.defer(*LATER_FIELDS)  # the columns later migrations add are not there yet
         for pk, game in ((kept, kept_game), (lost, lost_game)):
             table = at_after.get(pk=pk)
-            assert storage.log.game_from_log(table).to_dict() == game.to_dict()
+            assert storage.game_from_log(table).to_dict() == game.to_dict()
             assert (table.ply, table.deal_number, table.scores) == (game.ply, game.deal_number, list(game.scores))
         versions = list(at_after.get(pk=kept).actions.values_list("ply", "version"))
         assert versions == [(ply, ply + 1) for ply in range(1, 61)], "plies from 1, the versions they made kept"

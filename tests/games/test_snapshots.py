@@ -1,4 +1,4 @@
-"""games.storage.snapshots: a table's game is worked out once per process and version, moves start
+"""games.storage (snapshots): a table's game is worked out once per process and version, moves start
 from it without reading the stored log, and it is never trusted for a row that changed."""
 import random
 
@@ -30,7 +30,7 @@ def play_moves(table_id, count, rng):
     """Random legal moves through the one code path; returns the table afterwards."""
     for _ in range(count):
         table = Table.objects.get(pk=table_id)
-        game = storage.log.game_from_log(table)
+        game = storage.game_from_log(table)
         seat = game.to_act[0]
         legal = game.legal(seat)
         if game.phase == "pass":
@@ -46,7 +46,7 @@ def play_moves(table_id, count, rng):
 @pytest.mark.django_db(transaction=True)  # snapshots are kept when a move commits
 def test_a_move_from_a_kept_snapshot_does_not_read_the_stored_game(four):
     table = play_moves(people_table(four).pk, 6, random.Random(1))
-    game = storage.log.game_from_log(table)
+    game = storage.game_from_log(table)
     seat = game.to_act[0]
     with CaptureQueriesContext(connection) as queries:
         services.submit_action(table.pk, seat, str(game.legal(seat)[0]), expected_version=table.version)
@@ -60,7 +60,7 @@ def test_a_move_from_a_kept_snapshot_does_not_read_the_stored_game(four):
 @pytest.mark.django_db(transaction=True)  # snapshots are kept when a move commits
 def test_a_move_reads_of_each_person_only_what_the_table_shows(four):
     table = play_moves(people_table(four, passing="none").pk, 2, random.Random(1))
-    game = storage.log.game_from_log(table)
+    game = storage.game_from_log(table)
     seat = game.to_act[0]
     with CaptureQueriesContext(connection) as queries:
         services.submit_action(table.pk, seat, str(game.legal(seat)[0]), expected_version=table.version)
@@ -84,7 +84,7 @@ def test_snapshots_along_a_game_equal_a_replay_of_the_stored_log(four):
         snapshot = storage.load(table.pk)
         replayed, steps = game_with_history(storage.saved_game(table))
         assert snapshot.version == table.version
-        assert snapshot.game.to_dict() == replayed.to_dict() == storage.log.game_from_log(table).to_dict()
+        assert snapshot.game.to_dict() == replayed.to_dict() == storage.game_from_log(table).to_dict()
         assert snapshot.steps == steps
 
 
@@ -96,14 +96,14 @@ def test_a_table_moved_on_elsewhere_is_brought_up_to_date_from_its_log(four):
     old.steps  # worked out, so the newer steps are added to them
     table = play_moves(table.pk, 9, rng)
     storage.forget(table.pk)
-    storage.snapshots.remember(old)  # as if the nine moves were made by another process
+    storage.remember(old)  # as if the nine moves were made by another process
     assert storage.cached(table.pk).version == old.version
     with CaptureQueriesContext(connection) as queries:
         newer = storage.load(table.pk)
     (log_read,) = [q["sql"] for q in queries if '"games_action"' in q["sql"]]
     assert '"games_action"."ply" > 4' in log_read, "only the moves the kept game has not seen (and its last)"
     assert newer.version == table.version
-    assert newer.game.to_dict() == storage.log.game_from_log(table).to_dict()
+    assert newer.game.to_dict() == storage.game_from_log(table).to_dict()
     assert newer.steps == game_with_history(storage.saved_game(table))[1]
 
 
@@ -123,14 +123,14 @@ def test_a_row_saved_behind_the_snapshots_back_is_read_again(four):
 def test_a_rejected_move_leaves_the_kept_snapshot_whole(four):
     table = play_moves(people_table(four, passing="none").pk, 1, random.Random(5))  # 2♣ led
     kept = storage.load(table.pk)
-    game = storage.log.game_from_log(table)
+    game = storage.game_from_log(table)
     seat = game.to_act[0]
     wrong = next(card for card in game.hands[seat] if card.suit != "C")
     with pytest.raises(services.ActionRejected):
         services.submit_action(table.pk, seat, str(wrong), expected_version=table.version)
     assert storage.cached(table.pk) is kept
     assert kept.table.version == kept.version == table.version
-    assert kept.game.to_dict() == storage.log.game_from_log(table).to_dict()
+    assert kept.game.to_dict() == storage.game_from_log(table).to_dict()
 
 
 @pytest.mark.django_db(transaction=True)  # snapshots are kept when a move commits
@@ -140,7 +140,7 @@ def test_every_seat_is_drawn_from_one_snapshot_without_replaying(four, monkeypat
     snapshot.steps
     replays = []
     monkeypatch.setattr(Game, "from_dict", classmethod(lambda cls, d: replays.append(d)))
-    monkeypatch.setattr(storage.snapshots, "game_with_history", lambda state: replays.append(state))
+    monkeypatch.setattr(storage, "game_with_history", lambda state: replays.append(state))
     with CaptureQueriesContext(connection) as queries:
         pages = [presenters.render_table(snapshot, seat) for seat in range(4)]
     assert replays == [] and len(queries) == 0
@@ -192,7 +192,7 @@ def test_a_move_locks_the_table_row_for_update_and_reads_its_seats_and_writes_in
     if not connection.features.has_select_for_update:
         pytest.skip(f"{connection.vendor} has no SELECT ... FOR UPDATE (a write locks the whole database)")
     table = play_moves(people_table(four, passing="none").pk, 1, random.Random(8))
-    game = storage.log.game_from_log(table)
+    game = storage.game_from_log(table)
     seat = game.to_act[0]
     with CaptureQueriesContext(connection) as queries:
         services.submit_action(table.pk, seat, str(game.legal(seat)[0]), expected_version=table.version)
@@ -210,7 +210,7 @@ def test_a_refused_move_never_works_out_the_game(four, monkeypatch, refusal):
     """A move is checked against the locked row and seats first: one refused there does not
     replay the stored game under the lock (here no process has the table cached)."""
     table = play_moves(people_table(four).pk, 3, random.Random(2))
-    game = storage.log.game_from_log(table)
+    game = storage.game_from_log(table)
     seat = game.to_act[0]
     version, user = table.version, four[seat]
     if refusal == "game_over":
@@ -224,7 +224,7 @@ def test_a_refused_move_never_works_out_the_game(four, monkeypatch, refusal):
     def replay(table):
         raise AssertionError("the stored game was replayed for a refused move")
 
-    monkeypatch.setattr(storage.log, "game_from_log", replay)
+    monkeypatch.setattr(storage, "game_from_log", replay)
     with pytest.raises(services.ActionRejected) as refused:
         services.submit_action(table.pk, seat, str(game.legal(seat)[0]), expected_version=version, user=user)
     assert refused.value.code == refusal
@@ -235,7 +235,7 @@ def test_locking_a_table_that_is_not_there_says_so():
     from django.db import transaction
 
     with transaction.atomic(), pytest.raises(Table.DoesNotExist, match="no table 424242"):
-        storage.snapshots.lock_row(424242)
+        storage.lock_row(424242)
 
 
 @pytest.mark.django_db
@@ -244,17 +244,17 @@ def test_seats_written_while_they_are_read_are_not_reused_later(four, monkeypatc
 
     table = people_table(four)
     storage.forget(table.pk)
-    query = storage.snapshots._seats_query
+    query = storage._seats_query
 
     def written_meanwhile(table_id):
         Seat.objects.filter(table_id=table_id, number=2).update(connected=True)  # a socket opens
         return query(table_id)
 
-    monkeypatch.setattr(storage.snapshots, "_seats_query", written_meanwhile)
+    monkeypatch.setattr(storage, "_seats_query", written_meanwhile)
     seats = storage.read_seats(table)
     assert seats[2].connected is True
     assert seats.rows is None, "the columns read first are older than these objects"
-    monkeypatch.setattr(storage.snapshots, "_seats_query", query)
+    monkeypatch.setattr(storage, "_seats_query", query)
 
     storage.of_row(table, seats)  # kept with nothing to compare
     Seat.objects.filter(table_id=table.pk, number=2).update(connected=False)  # back as first read
@@ -269,6 +269,6 @@ def test_a_row_read_just_before_moves_still_makes_the_game_it_stood_for(four):
     read = Table.objects.get(pk=table.pk)
     newer = play_moves(table.pk, 3, random.Random(9))
     assert (read.ply, newer.ply) == (5, 8)
-    assert storage.log.game_from_log(read).to_dict() == Game.from_dict(dict(storage.saved_game(newer), log=storage.log_of(newer)[:5], ply=5)).to_dict()
+    assert storage.game_from_log(read).to_dict() == Game.from_dict(dict(storage.saved_game(newer), log=storage.log_of(newer)[:5], ply=5)).to_dict()
     storage.forget()
     assert storage.of_row(read).game.ply == 5

@@ -13,7 +13,7 @@ def check_table(table: Table, *, extra_version_bumps: int = 0) -> Game | None:
     if not table.has_game:
         assert not actions and table.version == extra_version_bumps and table.ply == 0
         return None
-    game = storage.log.game_from_log(table)  # replays the log; raises if it is not a game, or not table.ply long
+    game = storage.game_from_log(table)  # replays the log; raises if it is not a game, or not table.ply long
     assert [action.ply for action in actions] == list(range(1, game.ply + 1)), f"table {table.pk}: plies not 1..n"
     assert table.version == len(actions) + 1 + extra_version_bumps, (
         f"table {table.pk}: version {table.version} != {len(actions)} actions + 1 start + {extra_version_bumps}"
