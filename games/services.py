@@ -595,17 +595,12 @@ def replan_playing_tables() -> int:
     for table in Table.objects.filter(status=Table.Status.PLAYING):
         game = storage.game_of(table)
         seats = list(table.seats.all())
-        by_number = {seat.number: seat for seat in seats}
         life = life_of(table, seats, game)
-        deadlines = conduct.pending_deadlines(life)
-        schedule_deadlines(table, life, deadlines, now)
-        if any(by_number[number].computer_plays for number in game.to_act):
-            schedule("games.play_computer_turns", table.pk, table.version)
-        elif forced_card(table, game, by_number) is not None:
-            schedule("games.play_forced_card", table.pk, table.version)
-        elif not deadlines:
-            continue
-        count += 1
+        # The computers' turns were due when planned: they play now.
+        turns = [Wake(each.task, each.args) for each in computer_wakes(table, game, seats)]
+        wakes = deadline_wakes(table, life, conduct.pending_deadlines(life), now) + turns
+        wake(wakes)
+        count += bool(wakes)
     return count
 
 
