@@ -13,10 +13,10 @@ SOURCES = [
 
 
 def senders(task) -> list[str]:
-    """Where the code sends ``task``: by name through ``taskrunner.schedule``, or through the
-    task object (``.delay``/``.apply_async``)."""
+    """Where the code sends ``task``: by name through ``taskrunner.schedule`` or a
+    ``games.services.Wake``, or through the task object (``.delay``/``.apply_async``)."""
     function = task.run.__name__
-    ways = re.compile(rf'schedule\(\s*"{re.escape(task.name)}"|\b{function}\.(delay|apply_async)\(')
+    ways = re.compile(rf'(schedule|Wake)\(\s*"{re.escape(task.name)}"|\b{function}\.(delay|apply_async)\(')
     return [str(path.relative_to(ROOT)) for path in SOURCES if ways.search(path.read_text())]
 
 
