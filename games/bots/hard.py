@@ -229,9 +229,9 @@ def likelihood(k: Knowledge, world: Deal) -> float:
 
 def _score(rules, scores, world: Deal) -> list[int]:
     """The deal's points; a moon's shooter chooses as the standing suggests."""
-    pts, shooter = world.score("subtract")
+    pts, shooter = world.score(kernel.MOON_SUBTRACT)
     if shooter is not None and world.cfg.moon == kernel.CHOOSE:
-        options = {"subtract": pts, "add": world.score("add")[0]}
+        options = {kernel.MOON_SUBTRACT: pts, kernel.MOON_ADD: world.score(kernel.MOON_ADD)[0]}
         pts = options[standing.moon_choice(rules, scores, shooter, options)]
     return pts
 

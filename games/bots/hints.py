@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from games.engine import Card
 from games.engine import kernel
-from games.engine.kernel import HEARTS, JD, QS, SUIT_MASKS, highest
+from games.engine.kernel import HEARTS, JD, MOON_ADD, MOON_SUBTRACT, QS, SUIT_MASKS, highest
 
 from . import hard, medium, policy
 from .policy import Reason
@@ -103,15 +103,15 @@ def moon_reason(view) -> str:
     choice = hard.moon_choice(view)
     v = view.rules.deal_value
     totals = {c: [s + p for s, p in zip(view.scores, pts)] for c, pts in options.items()}
-    other = "add" if choice == "subtract" else "subtract"
+    other = MOON_ADD if choice == MOON_SUBTRACT else MOON_SUBTRACT
     res = outcome(view.rules, totals[choice], view.seat)
     if res == 1.0:
-        reason = (f"Add {v} to everyone else: that ends the game with you lowest" if choice == "add"
+        reason = (f"Add {v} to everyone else: that ends the game with you lowest" if choice == MOON_ADD
                   else f"Subtract {v}: that wins you the game")
     elif outcome(view.rules, totals[other], view.seat) == 0.0:
-        reason = (f"Subtract {v}: adding would end the game with someone else ahead" if choice == "subtract"
+        reason = (f"Subtract {v}: adding would end the game with someone else ahead" if choice == MOON_SUBTRACT
                   else f"Add {v}: subtracting would still lose")
-    elif choice == "subtract":
+    elif choice == MOON_SUBTRACT:
         reason = f"Subtract {v}: it keeps everyone away from the target while you catch up"
     else:
         reason = f"Add {v} to everyone else: it brings the end nearer while you lead"

@@ -15,6 +15,7 @@ when someone reaches it.  :func:`utility` turns one deal's points into a value f
 from __future__ import annotations
 
 from games.engine import MOON_OPTIONS
+from games.engine.kernel import MOON_ADD, MOON_SUBTRACT
 
 __all__ = ["outcome", "utility", "moon_choice", "WIN_VALUE"]
 
@@ -67,6 +68,6 @@ def moon_choice(rules, scores, me: int, options: dict) -> str:
     for choice in MOON_OPTIONS:
         if results.get(choice) == 0.5:
             return choice
-    if results.get("subtract") == 0.0 and results.get("add") is None:
-        return "add"
-    return "subtract"
+    if results.get(MOON_SUBTRACT) == 0.0 and results.get(MOON_ADD) is None:
+        return MOON_ADD
+    return MOON_SUBTRACT

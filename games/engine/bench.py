@@ -54,7 +54,7 @@ def api_game(rules: Rules, seed: int, rng: random.Random) -> int:
             cards = legal(seat)
             apply(seat, cards[int(rnd() * len(cards))])
         if g.phase == "moon_choice":
-            apply(g.to_act[0], "add")
+            apply(g.to_act[0], kernel.MOON_ADD)
         hands += 1
     return hands
 

@@ -43,7 +43,7 @@ from .rules import PassDirection, Rules
 __all__ = ["Game", "IllegalAction", "PlayerView", "Trick", "PHASES", "MOON_OPTIONS", "game_winners"]
 
 PHASES = ("pass", "play", "moon_choice", "over")
-MOON_OPTIONS = ("subtract", "add")
+MOON_OPTIONS = (kernel.MOON_SUBTRACT, kernel.MOON_ADD)
 _SUITS = (Suit.CLUBS, Suit.DIAMONDS, Suit.SPADES, Suit.HEARTS)
 _NAMES = tuple(str(c) for c in _CARDS)
 _BIT = tuple(1 << i for i in range(52))

@@ -44,7 +44,7 @@ from .cards import Card, parse_cards
 
 __all__ = [
     "CLUB", "DIAMOND", "SPADE", "HEART", "SUIT_MASKS", "HEARTS", "QS", "KS", "AS", "JD",
-    "OTHERS", "SUBTRACT", "CHOOSE", "OFF",
+    "OTHERS", "SUBTRACT", "CHOOSE", "OFF", "MOON_SUBTRACT", "MOON_ADD",
     "Config", "config", "legal_mask", "why_illegal_play", "mask_points", "moon_shooter",
     "deal_points", "first_lead_card", "Deal", "deal", "random_playout", "random_deal_points",
     "mask_of", "cards_of", "iter_bits", "pick_random", "name", "shuffle", "lowest", "highest", "card_points",
@@ -69,6 +69,9 @@ SUIT_OF = tuple(i // 13 for i in range(52))
 # moon modes
 OTHERS, SUBTRACT, CHOOSE, OFF = 0, 1, 2, 3
 _MOON = {"others_26": OTHERS, "subtract_26": SUBTRACT, "choose": CHOOSE, "off": OFF}
+#: a shooter's two choices where the rules let them choose (``moon="choose"``): take the moon's
+#: value off their own score, or add it to everyone else's
+MOON_SUBTRACT, MOON_ADD = "subtract", "add"
 
 
 def lowest(mask: int) -> int:
@@ -311,7 +314,7 @@ def deal_points(cfg: Config, taken: Sequence[int], choice: "str | None" = None) 
         return pts, None
     mode = cfg.moon
     if mode == CHOOSE:
-        mode = SUBTRACT if choice == "subtract" else OTHERS
+        mode = SUBTRACT if choice == MOON_SUBTRACT else OTHERS
     v = cfg.moon_value
     moon_mask = cfg.moon_mask
     out = []
