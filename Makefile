@@ -21,7 +21,7 @@ $(BROWSER_PACKAGES): package.json package-lock.json
 run: $(VENV)/.installed $(BROWSER_PACKAGES)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput -v 0
-	$(VENV)/bin/daphne -b 127.0.0.1 -p 8000 hearts_site.asgi:application
+	$(PY) -m hearts_site.serve -b 127.0.0.1 -p 8000 hearts_site.asgi:application
 
 test: $(VENV)/.installed $(BROWSER_PACKAGES)
 	$(PY) manage.py collectstatic --noinput -v 0

@@ -1,6 +1,6 @@
 """ASGI entry point: HTTP through Django, websockets through Channels.
 
-Start with ``daphne hearts_site.asgi:application``.
+Start with ``python -m hearts_site.serve hearts_site.asgi:application`` (daphne, on uvloop).
 """
 import os
 

@@ -21,6 +21,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from hearts_site import serve
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -31,8 +33,7 @@ def start_site(tmp: Path) -> tuple[subprocess.Popen, str]:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    server = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                               "hearts_site.asgi:application"], cwd=ROOT, env=env,
+    server = subprocess.Popen(serve.command(port), cwd=ROOT, env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     for _ in range(200):

@@ -78,3 +78,25 @@ def test_the_server_entry_point_tunes_the_interpreter_from_the_settings():
 
 def test_the_server_entry_point_tunes_the_interpreter_by_default():
     assert run_server_entry_point() == "(2000, 300, 100) True 0.001"
+
+
+def loop_under_daphne(prelude: str) -> str:
+    """The class of the loop daphne made, in a process of its own that ran ``prelude`` and
+    then the site's server command (with ``--help``, which stops it once daphne is loaded)."""
+    code = (f"{prelude}\nfrom hearts_site import serve\n"
+            "try:\n    serve.main(['--help'])\nexcept SystemExit:\n    pass\n"
+            "import daphne.server\nprint(type(daphne.server.twisted_loop).__module__)")
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.split("\n")[-2]
+
+
+def test_the_site_server_runs_daphne_on_uvloop():
+    assert loop_under_daphne("") == "uvloop"
+
+
+def test_a_daphne_loaded_before_the_server_command_keeps_asyncio_loop():
+    """What the first test tells apart: daphne makes its loop on import, so loading it any
+    earlier leaves asyncio's loop in place (and a daphne that stopped making its loop on
+    import would fail the first test, not pass it by chance)."""
+    assert loop_under_daphne("import daphne.server") == "asyncio.unix_events"

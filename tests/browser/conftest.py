@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from hearts_site import serve
+
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
@@ -84,7 +86,7 @@ def site(tmp_path_factory):
     port = _free_port()
     log = open(tmp / "daphne.log", "w")
     server = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "hearts_site.asgi:application"],
+        serve.command(port),
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"

@@ -5,13 +5,13 @@ when the network returns, and the site installable.  The table is the online one
 Pyodide."""
 import json
 import subprocess
-import sys
 import time
 import urllib.request
 
 import pytest
 
 from games.table.offline import checked_replay
+from hearts_site import serve
 from tests.solo.test_offline import finished_game
 
 from .conftest import ROOT, _free_port
@@ -31,8 +31,7 @@ def network_back(page):
 def own_server(site):
     """A daphne of its own (on the browser tests' database), so this test can stop it."""
     port = _free_port()
-    server = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                               "hearts_site.asgi:application"], cwd=ROOT, env=site.env,
+    server = subprocess.Popen(serve.command(port), cwd=ROOT, env=site.env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     for _ in range(100):

@@ -8,9 +8,10 @@ import socket
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
+
+from hearts_site import serve
 
 from tests.browser_live.test_live_browser import (
     LEGAL, ROOT, SETUP_USERS, _embedded_env, _free_port, _in_own_thread, _log_in, _need_chromium, _version,
@@ -60,8 +61,7 @@ class Site:
 
     def start(self):
         log = open(self.log_path, "a")
-        self.process = subprocess.Popen([str(Path(sys.executable).parent / "daphne"), "-b", "127.0.0.1", "-p",
-                                         str(self.port), "hearts_site.asgi:application"], cwd=ROOT, env=self.env,
+        self.process = subprocess.Popen(serve.command(self.port), cwd=ROOT, env=self.env,
                                         stdout=log, stderr=log)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from hearts_site import serve
+
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
 PASSWORD = "live-browser-pw-1"
@@ -59,8 +61,7 @@ def daphne_server(tmp_path):
     subprocess.run([python, "manage.py", "shell", "-c", SETUP_USERS], cwd=ROOT, env=env, check=True)
     port = _free_port()
     log = open(tmp_path / "daphne.log", "w")
-    server = subprocess.Popen([str(Path(python).parent / "daphne"), "-b", "127.0.0.1", "-p", str(port),
-                               "hearts_site.asgi:application"], cwd=ROOT, env=env, stdout=log, stderr=log)
+    server = subprocess.Popen(serve.command(port), cwd=ROOT, env=env, stdout=log, stderr=log)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:

@@ -16,6 +16,8 @@ import sys
 import time
 from pathlib import Path
 
+from hearts_site import serve
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
 
@@ -112,7 +114,7 @@ class RedisServer(Process):
 
 
 class DaphneServer(Process):
-    """``daphne hearts_site.asgi:application`` on production settings and the test database."""
+    """The site's server (``hearts_site.serve``: daphne) on production settings and the test database."""
 
     name = "daphne"
 
@@ -122,8 +124,7 @@ class DaphneServer(Process):
         self.port = port or free_port()
 
     def start(self) -> "DaphneServer":
-        daphne = str(Path(sys.executable).parent / "daphne")
-        self._spawn([daphne, "-b", "127.0.0.1", "-p", str(self.port), "hearts_site.asgi:application"], env=self.env)
+        self._spawn(serve.command(self.port), env=self.env)
         self._wait_for_port(self.port, 30)
         return self
 

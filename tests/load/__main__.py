@@ -49,6 +49,8 @@ import time
 from pathlib import Path
 from urllib.parse import urlparse
 
+from hearts_site import serve
+
 ROOT = Path(__file__).resolve().parents[2]
 SERVER_LOG = Path(os.environ.get("TMPDIR", "/tmp")) / "hearts-load-daphne.log"
 
@@ -478,7 +480,7 @@ def server_env() -> dict:
 def start_server(port: int):
     log = open(SERVER_LOG.with_suffix(f".{port}.log"), "w")
     process = subprocess.Popen(
-        [str(Path(sys.executable).parent / "daphne"), "-b", "127.0.0.1", "-p", str(port), "hearts_site.asgi:application"],
+        serve.command(port),
         cwd=ROOT, env=server_env(), stdout=subprocess.DEVNULL, stderr=log,
     )
     deadline = time.monotonic() + 30
