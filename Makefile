@@ -18,12 +18,16 @@ $(BROWSER_PACKAGES): package.json package-lock.json
 	$(NPM) ci --no-audit --no-fund
 	touch $@
 
+# The kernel and the policy compiled with mypyc, when this machine can (hearts_site/compiled.py);
+# without a C compiler they run as source.
 run: $(VENV)/.installed $(BROWSER_PACKAGES)
+	-$(PY) -m hearts_site.compiled
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput -v 0
 	$(PY) -m hearts_site.serve -b 127.0.0.1 -p 8000 hearts_site.asgi:application
 
 test: $(VENV)/.installed $(BROWSER_PACKAGES)
+	-$(PY) -m hearts_site.compiled
 	$(PY) manage.py collectstatic --noinput -v 0
 	$(PY) -m pytest $(PYTEST_ARGS)
 

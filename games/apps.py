@@ -1,4 +1,7 @@
 from django.apps import AppConfig
+from django.core.exceptions import ImproperlyConfigured
+
+from hearts_site import compiled
 
 
 class GamesConfig(AppConfig):
@@ -6,6 +9,12 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
+        stale = compiled.stale()
+        if stale:
+            raise ImproperlyConfigured(
+                f"{', '.join(stale)} changed since it was compiled: run `python -m hearts_site.compiled` "
+                "(make does) to compile it again, or `python -m hearts_site.compiled --remove` to run the source."
+            )
         # Imported once the models are: receivers, and the Celery tasks that the services
         # schedule by name (hearts_site.taskrunner), registered here for every runner.
         from accounts.guests import guest_claimed

@@ -21,6 +21,7 @@ Cards are ints 0..51 (``suit * 13 + rank - 2``), sets of cards are bitmasks, as 
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Final
 
 from games.engine import kernel
 from games.engine.kernel import AS, HEARTS, JD, KS, QS, SUIT_MASKS, Deal, highest, lowest
@@ -43,27 +44,27 @@ _SUIT_WORD = ("clubs", "diamonds", "spades", "hearts")
 class Reason:
     """Codes :func:`play` reports through ``why`` (a list), turned into words by hints."""
 
-    ONLY = "only"
-    SHOOT = "shoot"
-    BLOCK_TAKE = "block_take"
-    BLOCK_DUMP = "block_dump"
-    BLOCK_HOLD = "block_hold"
-    DUMP_QUEEN_UNDER = "dump_queen_under"
-    DUCK = "duck"
-    TAKE_SAFE = "take_safe"
-    WIN_JACK = "win_jack"
-    FORCED_HIGH = "forced_high"
-    SPADE_UNDER_QUEEN = "spade_under_queen"
-    HIGH_SAFE = "high_safe"
-    LOW_OVER = "low_over"
-    DUMP_QUEEN = "dump_queen"
-    DUMP_HIGH_SPADE = "dump_high_spade"
-    DUMP_HEART = "dump_heart"
-    DUMP_HIGH = "dump_high"
-    LEAD_LOW = "lead_low"
-    LEAD_FLUSH = "lead_flush"
-    LEAD_BOSS_HEART = "lead_boss_heart"
-    MOON_TRY = "moon_try"
+    ONLY: Final = "only"
+    SHOOT: Final = "shoot"
+    BLOCK_TAKE: Final = "block_take"
+    BLOCK_DUMP: Final = "block_dump"
+    BLOCK_HOLD: Final = "block_hold"
+    DUMP_QUEEN_UNDER: Final = "dump_queen_under"
+    DUCK: Final = "duck"
+    TAKE_SAFE: Final = "take_safe"
+    WIN_JACK: Final = "win_jack"
+    FORCED_HIGH: Final = "forced_high"
+    SPADE_UNDER_QUEEN: Final = "spade_under_queen"
+    HIGH_SAFE: Final = "high_safe"
+    LOW_OVER: Final = "low_over"
+    DUMP_QUEEN: Final = "dump_queen"
+    DUMP_HIGH_SPADE: Final = "dump_high_spade"
+    DUMP_HEART: Final = "dump_heart"
+    DUMP_HIGH: Final = "dump_high"
+    LEAD_LOW: Final = "lead_low"
+    LEAD_FLUSH: Final = "lead_flush"
+    LEAD_BOSS_HEART: Final = "lead_boss_heart"
+    MOON_TRY: Final = "moon_try"
 
 
 def _holder(mm: int, taken) -> int:

@@ -435,10 +435,7 @@ class Deal:
         return d
 
     def copy(self) -> "Deal":
-        d = object.__new__(Deal)
-        d.cfg = self.cfg
-        d.hands = list(self.hands)
-        d.kitty = self.kitty
+        d = Deal(self.cfg, self.hands, self.kitty)
         d.taken = list(self.taken)
         d.played = self.played
         d.trick = list(self.trick)
@@ -524,8 +521,16 @@ _BITS_BELOW = tuple((i + 1).bit_length() for i in range(64))
 
 
 def shuffle(x: list, rng: _random.Random) -> None:
-    """``rng.shuffle(x)``, written out with ``getrandbits`` (no method call per card): the
-    same permutation from the same generator — checked at import, with a fallback."""
+    """``rng.shuffle(x)``: the same permutation from the same generator, written out with
+    ``getrandbits`` (no method call per card) where this Python's shuffle draws that way
+    (checked at import)."""
+    if _SHUFFLE_BY_BITS:
+        _shuffle_by_bits(x, rng)
+    else:  # pragma: no cover - a Python with another shuffle
+        rng.shuffle(x)
+
+
+def _shuffle_by_bits(x: list, rng: _random.Random) -> None:
     getrandbits = rng.getrandbits
     for i in range(len(x) - 1, 0, -1):
         k = _BITS_BELOW[i]
@@ -539,15 +544,13 @@ def _shuffle_matches_random() -> bool:
     for seed in (0, 1, "x/2", 2**70):
         a, b = list(range(52)), list(range(52))
         _random.Random(seed).shuffle(a)
-        shuffle(b, _random.Random(seed))
+        _shuffle_by_bits(b, _random.Random(seed))
         if a != b:
             return False
     return True
 
 
-if not _shuffle_matches_random():  # pragma: no cover - a Python with another shuffle
-    def shuffle(x: list, rng: _random.Random) -> None:
-        rng.shuffle(x)
+_SHUFFLE_BY_BITS = _shuffle_matches_random()
 
 
 def deal(cfg: Config, rng=_random) -> list[int]:

@@ -4,6 +4,13 @@ from __future__ import annotations
 
 from games.engine import FULL_DECK, Card, Game, Rules, parse_cards
 
+#: the fields of ``games.engine.kernel.Deal`` (its ``__slots__``, which the compiled kernel
+#: does not keep: ``games.compiled``)
+DEAL_FIELDS = (
+    "cfg", "hands", "kitty", "taken", "played", "trick", "leader", "turn", "legal",
+    "broken", "first_trick", "first_lead", "winning", "best", "tricks",
+)
+
 
 def deal_with(rules: Rules, fixed: dict[int, str], *, kitty: str | None = None, order=None) -> list[list[Card]]:
     """Hands for every seat: ``fixed`` seats get those cards (a partial hand is filled up);

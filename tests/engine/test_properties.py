@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine import FULL_DECK, Card, Game, IllegalAction, Rules, kernel
+from .helpers import DEAL_FIELDS
 
 RULES = st.builds(
     Rules,
@@ -289,7 +290,6 @@ def _deal_of(g: Game) -> kernel.Deal:
     )
 
 
-_DEAL_FIELDS = kernel.Deal.__slots__
 
 
 @settings(max_examples=80, **SETTINGS)
@@ -304,7 +304,7 @@ def test_random_playout_equals_playing_card_by_card(rules, seed, rnd, stop, draw
     fast, plain = _deal_of(g), _deal_of(g)
     kernel.random_playout(fast, random.Random(draws))
     kernel.plain_random_playout(plain, random.Random(draws))
-    for field in _DEAL_FIELDS:
+    for field in DEAL_FIELDS:
         assert getattr(fast, field) == getattr(plain, field), field
 
 
