@@ -113,10 +113,10 @@ def build() -> int:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args == ["--check"]:
+        old, built = stale(), compiled()
         for source in MODULES:
-            state = "stale" if source in stale() else "compiled" if source in compiled() else "source"
-            print(f"{source}: {state}")
-        return 1 if stale() else 0
+            print(f"{source}: {'stale' if source in old else 'compiled' if source in built else 'source'}")
+        return 1 if old else 0
     if args == ["--remove"]:
         remove()
         return 0
@@ -127,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     status = build()
     if status:
-        sys.stderr.write("games.compiled: mypyc could not compile the modules; they run as source.\n")
+        sys.stderr.write("hearts_site.compiled: mypyc could not compile the modules; they run as source.\n")
     return status
 
 

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 from games.engine import FULL_DECK, Card, Game, Rules, parse_cards
+from hearts_site import compiled
 
-#: the fields of ``games.engine.kernel.Deal`` (its ``__slots__``, which the compiled kernel
-#: does not keep: ``games.compiled``)
-DEAL_FIELDS = (
-    "cfg", "hands", "kitty", "taken", "played", "trick", "leader", "turn", "legal",
-    "broken", "first_trick", "first_lead", "winning", "best", "tricks",
-)
+#: the fields of ``games.engine.kernel.Deal``: its ``__slots__``, read from the source, since
+#: the compiled kernel keeps none (``hearts_site.compiled``)
+DEAL_FIELDS: tuple[str, ...] = compiled.load_source("games/engine/kernel.py").Deal.__slots__
 
 
 def deal_with(rules: Rules, fixed: dict[int, str], *, kitty: str | None = None, order=None) -> list[list[Card]]:
