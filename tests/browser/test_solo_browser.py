@@ -8,9 +8,11 @@ PHONE_390 = {"width": 390, "height": 844}
 pytestmark = pytest.mark.browser
 
 # The table, settled after any htmx swap (during an outerHTML swap old and new tables coexist),
-# and come through the socket: the socket's first frame replaces the page's own copy, and a
-# measurement taken meanwhile would be of an element being removed.
+# come through the socket (the socket's first frame replaces the page's own copy, and a
+# measurement taken meanwhile would be of an element being removed), with no update received
+# and still waiting to be shown (games/static/games/table.js holds a finished trick a while).
 SETTLED = """
+if (document.body.hasAttribute('data-updates-queued')) return null;
 const all = document.querySelectorAll('#table');
 if (all.length !== 1) return null;
 const t = all[0], c = t.classList;

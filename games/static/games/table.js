@@ -64,10 +64,16 @@
     var wait = busyUntil - Date.now();
     if (wait > 0) {
       pumping = setTimeout(function () { pumping = null; pump(); }, wait);
-      return;
+      return markQueued();
     }
     while (queue.length && busyUntil <= Date.now()) apply(queue.shift());
     if (queue.length) pump();
+    markQueued();
+  }
+  // Updates received but not yet shown: the table on the page is not the latest one the
+  // server sent (tests wait for this to go, as a person would wait for the cards to settle).
+  function markQueued() {
+    if (document.body) document.body.toggleAttribute("data-updates-queued", queue.length > 0);
   }
 
   var applying = false;  // a frame is being swapped in by apply
