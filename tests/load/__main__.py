@@ -16,7 +16,10 @@ and every lost (a version gap), duplicated or out-of-order update.
 whole table once, then the parts that changed, each carrying the newest version, so a frame
 may skip versions that came in a burst (not a loss); ``seats_behind_at_end`` and
 ``stalled_tables`` show anything lost. ``bytes_per_seat_per_move`` counts every byte the
-sockets received (the first whole tables included) over four seats and the moves made.
+sockets received (the first whole tables included) over four seats and the moves made, so it
+falls as a run lasts longer; of it, ``bytes_per_seat_before_play`` is what a seat received
+before play (its whole table, each other seat's arrival) and ``bytes_per_seat_per_move_in_play``
+what a move cost after that.
 ``--format json`` speaks the JSON protocol, one update per version. Loopback only; bounded by
 ``--moves`` per table and ``--duration``.
 
@@ -142,6 +145,7 @@ class Stats:
         self.errors = {}
         self.frames = 0
         self.bytes = 0
+        self.bytes_before_play = 0  # the first whole tables, and the news of every seat's arrival
         self.connect_failures = 0
         self.stalled_tables = 0
         self.error_samples = []
@@ -375,6 +379,7 @@ async def run_load(args, tables_setup, server_pids=()):
     gc.disable()
     stop_at = time.monotonic() + args.duration
     play_started = time.monotonic()
+    stats.bytes_before_play = stats.bytes
     cpu_before = [cpu_times(pid) for pid in server_pids]
     own_before, machine_before = cpu_seconds(os.getpid()), machine_ticks()
     await asyncio.gather(*(table.play(stats, stop_at) for table in playable))
@@ -547,6 +552,8 @@ def main(argv=None):
         "moves": len(ms), "moves_per_second": round(len(ms) / play_seconds, 1) if play_seconds else 0,
         "format": args.format, "frames_received": stats.frames, "megabytes_received": round(stats.bytes / 1e6, 1),
         "bytes_per_seat_per_move": round(stats.bytes / (4 * len(ms))) if ms else None,
+        "bytes_per_seat_before_play": round(stats.bytes_before_play / opened) if (opened := args.tables * 4 - stats.connect_failures) else None,
+        "bytes_per_seat_per_move_in_play": round((stats.bytes - stats.bytes_before_play) / (4 * len(ms))) if ms else None,
         "server_cpu_ms_per_move": round(1000 * stats.server_cpu_seconds / len(ms), 2) if servers and ms else None,
         "server_system_ms_per_move": round(1000 * stats.server_system_seconds / len(ms), 2) if servers and ms else None,
         "server_memory_mb": round(stats.server_rss_mb) if servers else None,
