@@ -148,7 +148,7 @@ def live_processes(transactional_db, settings, tmp_path):
     stopped afterwards, by PID, even when the test fails; logs are in ``tmp_path``."""
     import os
 
-    from tests.live import processes
+    from tests import processes
 
     if not os.environ.get("REDIS_URL") or not os.environ.get("DATABASE_URL"):
         pytest.skip("needs production settings: REDIS_URL and DATABASE_URL")

@@ -12,38 +12,23 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
-from hearts_site import serve
+from tests.processes import DaphneServer
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def start_site(tmp: Path) -> tuple[subprocess.Popen, str]:
+def start_site(tmp: Path) -> DaphneServer:
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
     env.update({"SQLITE_PATH": str(tmp / "bench.sqlite3"), "LOG_LEVEL": "WARNING"})
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    server = subprocess.Popen(serve.command(port), cwd=ROOT, env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(200):
-        try:
-            urllib.request.urlopen(url + "/healthz", timeout=1)
-            return server, url
-        except OSError:
-            time.sleep(0.1)
-    server.kill()
-    raise SystemExit("daphne did not start")
+    return DaphneServer(tmp / "daphne.log", env).start()
 
 
 @contextlib.contextmanager
@@ -53,7 +38,8 @@ def chromium_on_site():
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
-        server, url = start_site(Path(tmp))
+        server = start_site(Path(tmp))
+        url = server.url
         try:
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox", "--headless"])
@@ -62,8 +48,7 @@ def chromium_on_site():
                 finally:
                     browser.close()
         finally:
-            server.terminate()
-            server.wait(10)
+            server.stop()
 
 
 def main(argv: "list[str] | None" = None) -> None:

@@ -10,7 +10,7 @@ import pytest
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from hearts_site.channel_layers import RedisPubSubChannelLayer, ThrottledInMemoryChannelLayer
-from tests.live import processes
+from tests import processes
 
 
 async def test_expired_messages_are_still_dropped_but_scans_are_throttled():

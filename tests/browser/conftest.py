@@ -6,17 +6,14 @@ migrating a fresh database. Players are signed in by planting a session cookie m
 database. Skipped without /usr/bin/chromium unless REQUIRE_BROWSER=1.
 """
 import os
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from hearts_site import serve
+from tests.processes import DaphneServer
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -45,12 +42,6 @@ def _require_browser():
         if os.environ.get("REQUIRE_BROWSER") == "1":
             pytest.fail(f"REQUIRE_BROWSER=1 but {CHROMIUM} is missing")
         pytest.skip(f"{CHROMIUM} is not installed")
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @dataclass
@@ -83,32 +74,11 @@ def site(tmp_path_factory):
     migrate = subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env,
                              capture_output=True, text=True, timeout=120)
     assert migrate.returncode == 0, migrate.stderr
-    port = _free_port()
-    log = open(tmp / "daphne.log", "w")
-    server = subprocess.Popen(
-        serve.command(port),
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
+    server = DaphneServer(tmp / "daphne.log", env).start()
     try:
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(url + "/healthz", timeout=1)
-                break
-            except OSError:
-                if server.poll() is not None:
-                    raise RuntimeError("daphne exited: " + (tmp / "daphne.log").read_text())
-                time.sleep(0.1)
-        else:
-            raise RuntimeError("daphne did not start")
-        yield Site(url=url, env=env)
+        yield Site(url=server.url, env=env)
     finally:
-        server.terminate()
-        try:
-            server.wait(10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        log.close()
+        server.stop()
 
 
 @pytest.fixture(scope="module")

@@ -4,17 +4,14 @@ from this device; hints, dimmed cards' reasons, a finished game kept with the pl
 when the network returns, and the site installable.  The table is the online one, run by
 Pyodide."""
 import json
-import subprocess
-import time
-import urllib.request
 
 import pytest
 
 from games.table.offline import checked_replay
-from hearts_site import serve
 from tests.solo.test_offline import finished_game
 
-from .conftest import ROOT, _free_port
+from tests.processes import DaphneServer
+
 from .test_solo_browser import pass_three, play_one, play_to_end, shot, version, wait_for_turn
 
 pytestmark = pytest.mark.browser
@@ -28,21 +25,11 @@ def network_back(page):
 
 
 @pytest.fixture
-def own_server(site):
+def own_server(site, tmp_path):
     """A daphne of its own (on the browser tests' database), so this test can stop it."""
-    port = _free_port()
-    server = subprocess.Popen(serve.command(port), cwd=ROOT, env=site.env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(100):
-        try:
-            urllib.request.urlopen(url + "/healthz", timeout=1)
-            break
-        except OSError:
-            time.sleep(0.1)
-    yield url, server
-    server.terminate()
-    server.wait(10)
+    server = DaphneServer(tmp_path / "own-daphne.log", site.env).start()
+    yield server.url, server
+    server.stop()
 
 
 def ready(page):
@@ -106,8 +93,7 @@ def test_a_game_is_played_offline_and_resumed_with_the_server_stopped(own_server
     (saved,) = json.loads(kept).values()
     assert checked_replay(saved, finished=False).game.ply == moved_to
 
-    server.terminate()
-    server.wait(10)
+    server.stop()
     network_back(page)  # but the server is gone
     page.reload()
     ready(page)

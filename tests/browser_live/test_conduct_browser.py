@@ -2,19 +2,16 @@
 daphne: the page says at once that it is reconnecting when the server goes away, sends
 nothing made meanwhile, and the clock starts again whole when the server is back; a person
 who was away sees "I'm back", and the others see it on their plate."""
-import os
-import signal
-import socket
 import subprocess
 import sys
 import time
 
 import pytest
 
-from hearts_site import serve
+from tests.processes import DaphneServer
 
 from tests.browser_live.test_live_browser import (
-    LEGAL, ROOT, SETUP_USERS, _embedded_env, _free_port, _in_own_thread, _log_in, _need_chromium, _version,
+    LEGAL, ROOT, SETUP_USERS, _embedded_env, _in_own_thread, _log_in, _need_chromium, _version,
     _with_browser,
 )
 
@@ -45,10 +42,8 @@ class Site:
         # The outage is noticed within seconds (the heartbeat's sweep), not half a minute; not
         # so soon that a busy machine's late heartbeat takes the new server for dead.
         self.env.update(LIVE_SERVER_HEARTBEAT_SECONDS="1", LIVE_SERVER_TIMEOUT_SECONDS="5")
-        self.port = _free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.log_path = tmp_path / "daphne.log"
-        self.process = None
+        self.server = DaphneServer(tmp_path / "daphne.log", self.env)  # one port, kept across restarts
+        self.base = self.server.url
         self.manage("migrate", "--noinput", "-v", "0")
         self.manage("shell", "-c", SETUP_USERS)
 
@@ -60,29 +55,13 @@ class Site:
         return done.stdout
 
     def start(self):
-        log = open(self.log_path, "a")
-        self.process = subprocess.Popen(serve.command(self.port), cwd=ROOT, env=self.env,
-                                        stdout=log, stderr=log)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                    return
-            except OSError:
-                time.sleep(0.2)
-        pytest.fail("daphne did not start")
+        self.server.start()
 
     def kill(self):
-        os.kill(self.process.pid, signal.SIGKILL)
-        self.process.wait(10)
+        self.server.kill()
 
     def stop(self):
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
+        self.server.stop()
 
 
 @pytest.fixture
@@ -138,7 +117,7 @@ def _reconnecting(browser, site, code, mover):
                            arg=played_on, timeout=30000)
     print(f"browser: 'Reconnecting' shown {shown_after:.1f} s after the kill; back {back_after:.1f} s after "
           f"the restart; the clock then had {left:.0f} s")
-    assert "Traceback" not in site.log_path.read_text()
+    assert "Traceback" not in site.server.log()
 
 
 def test_an_away_person_sees_im_back_and_the_others_see_it_on_the_plate(site):
@@ -168,4 +147,4 @@ def _away(browser, site, code):
     bob.click("#back-button")
     bob.wait_for_selector("#back-button", state="detached")
     ann.wait_for_function("() => document.querySelector('#t-seat-1 .presence').innerText.trim() === 'online'")
-    assert "Traceback" not in site.log_path.read_text()
+    assert "Traceback" not in site.server.log()

@@ -4,7 +4,6 @@ on threads): a friend room is created, shared, filled and started through the pa
 move travels over the websocket, and the computer's moves reach every browser."""
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -12,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from hearts_site import serve
+from tests.processes import DaphneServer
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -26,12 +25,6 @@ def _need_chromium():
         if os.environ.get("REQUIRE_BROWSER") == "1":
             pytest.fail("REQUIRE_BROWSER=1 but Debian's chromium is not installed")
         pytest.skip("Debian's chromium is not installed")
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def _embedded_env(tmp_path) -> dict:
@@ -59,25 +52,9 @@ def daphne_server(tmp_path):
     python = sys.executable
     subprocess.run([python, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
     subprocess.run([python, "manage.py", "shell", "-c", SETUP_USERS], cwd=ROOT, env=env, check=True)
-    port = _free_port()
-    log = open(tmp_path / "daphne.log", "w")
-    server = subprocess.Popen(serve.command(port), cwd=ROOT, env=env, stdout=log, stderr=log)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                break
-        except OSError:
-            time.sleep(0.2)
-    else:
-        server.kill()
-        pytest.fail("daphne did not start")
-    yield f"http://127.0.0.1:{port}", tmp_path / "daphne.log"
-    server.terminate()
-    try:
-        server.wait(10)
-    except subprocess.TimeoutExpired:
-        server.kill()
+    server = DaphneServer(tmp_path / "daphne.log", env).start()
+    yield server.url, server.log_path
+    server.stop()
 
 
 def _in_own_thread(function, *args):

@@ -192,7 +192,7 @@ def subscribe():
 
 async def open_sockets(port, table_id, users):
     """Each user's table socket to the server on ``port`` and its first frame (the state)."""
-    from tests.live.processes import Socket
+    from tests.processes import Socket
 
     sockets = []
     for user in users:

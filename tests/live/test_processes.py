@@ -1,6 +1,6 @@
 """Faults with real processes (production settings: PostgreSQL, Redis; skipped on the embedded
 default): daphne killed mid-game and restarted, a seat whose server died, Redis stopped and
-started again. Clients are real websocket clients over TCP (tests/live/processes.py)."""
+started again. Clients are real websocket clients over TCP (tests/processes.py)."""
 import asyncio
 import re
 import time
@@ -15,7 +15,7 @@ from games.models import Action, Seat, Table
 from live.consumers import CLOSE_TRY_AGAIN
 from live.models import LiveServer, TableConnection
 from tests.live.conftest import open_sockets, seat_people, wait_for
-from tests.live.processes import Socket
+from tests.processes import Socket
 
 pytestmark = pytest.mark.worker
 

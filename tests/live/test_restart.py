@@ -10,8 +10,8 @@ import time
 
 import pytest
 
-from tests.live import processes
-from tests.live.processes import DaphneServer
+from tests import processes
+from tests.processes import DaphneServer
 
 RECOVERY_SECONDS = 10
 PENDING = {"BOT_DELAY_SECONDS": 600}  # a computer's next card waits long after the kill

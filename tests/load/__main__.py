@@ -42,8 +42,6 @@ import os
 import random
 import re
 import shutil
-import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -52,7 +50,7 @@ import time
 from pathlib import Path
 from urllib.parse import urlparse
 
-from hearts_site import serve
+from tests.processes import DaphneServer
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVER_LOG = Path(os.environ.get("TMPDIR", "/tmp")) / "hearts-load-daphne.log"
@@ -468,35 +466,12 @@ def percentile(values, q):
     return ordered[index]
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def server_env() -> dict:
     """The server's environment: this one, with DEBUG off unless set (a measured server runs
     as in production: DEBUG's query log costs several per cent)."""
     env = dict(os.environ)
     env.setdefault("DEBUG", "false")
     return env
-
-
-def start_server(port: int):
-    log = open(SERVER_LOG.with_suffix(f".{port}.log"), "w")
-    process = subprocess.Popen(
-        serve.command(port),
-        cwd=ROOT, env=server_env(), stdout=subprocess.DEVNULL, stderr=log,
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return process
-        except OSError:
-            time.sleep(0.2)
-    process.kill()
-    raise SystemExit("daphne did not start")
 
 
 def main(argv=None):
@@ -514,28 +489,24 @@ def main(argv=None):
     if args.start_server:
         subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, check=True)
         urls = []
-        for _index in range(args.servers):
-            port = free_port()
-            servers.append(start_server(port))
-            urls.append(f"ws://127.0.0.1:{port}")
-            print(f"daphne pid {servers[-1].pid} on {urls[-1]}", flush=True)
+        for index in range(args.servers):
+            SERVER_LOG.with_suffix(f".{index}.log").unlink(missing_ok=True)
+            servers.append(DaphneServer(SERVER_LOG.with_suffix(f".{index}.log"), server_env()).start())
+            urls.append(f"ws://127.0.0.1:{servers[-1].port}")
+            print(f"daphne pid {servers[-1].process.pid} on {urls[-1]}", flush=True)
         args.url = ",".join(urls)
     try:
         t0 = time.monotonic()
         tables_setup = setup_tables(args.tables, args.seed)
         print(f"setup: {args.tables} tables, {args.tables * 4} users in {time.monotonic() - t0:.1f} s", flush=True)
         stats, tables, connect_seconds, settle_seconds, play_seconds = asyncio.run(
-            run_load(args, tables_setup, [server.pid for server in servers])
+            run_load(args, tables_setup, [server.process.pid for server in servers])
         )
         versions = final_versions([table.id for table in tables])
         behind = sum(1 for table in tables for seat in table.seats if seat.version is not None and seat.version != versions[table.id])
     finally:
         for server in servers:
-            server.send_signal(signal.SIGINT)
-            try:
-                server.wait(10)
-            except subprocess.TimeoutExpired:
-                server.kill()
+            server.stop()
         if own_database is not None:
             shutil.rmtree(own_database, ignore_errors=True)
     ms = [latency * 1000 for _, latency in stats.timeline]

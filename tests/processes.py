@@ -1,9 +1,10 @@
-"""Real processes for fault tests: daphne and a private redis-server on free ports, and
-websocket clients speaking the JSON format over TCP (the `websockets` package).
+"""Real processes for the tests and tools that start them: daphne and a private redis-server
+on free ports, a Celery worker, and websocket clients speaking the JSON format over TCP (the
+`websockets` package).
 
 Every process is started here and stopped by its own PID (never by name: other people run
 daphne, celery and redis-server on the same machines). The ``live_processes`` fixture
-(tests/live/conftest.py) stops whatever a test started, even when it fails.
+(tests/conftest.py) stops whatever a test started, even when it fails.
 """
 import asyncio
 import json
@@ -18,7 +19,7 @@ from pathlib import Path
 
 from hearts_site import serve
 
-ROOT = Path(__file__).resolve().parent.parent.parent
+ROOT = Path(__file__).resolve().parent.parent
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
 
 
@@ -114,7 +115,8 @@ class RedisServer(Process):
 
 
 class DaphneServer(Process):
-    """The site's server (``hearts_site.serve``: daphne) on production settings and the test database."""
+    """The site's server (``hearts_site.serve``: daphne) with the environment ``env``: the
+    settings it runs on (``daphne_env`` for production settings on the test database)."""
 
     name = "daphne"
 
@@ -124,9 +126,15 @@ class DaphneServer(Process):
         self.port = port or free_port()
 
     def start(self) -> "DaphneServer":
+        """Start it, and return once it takes connections (a busy machine may take a while to
+        import the site: up to a minute)."""
         self._spawn(serve.command(self.port), env=self.env)
-        self._wait_for_port(self.port, 30)
+        self._wait_for_port(self.port, 60)
         return self
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
 
 
 class CeleryWorker(Process):
