@@ -8,6 +8,8 @@ from hypothesis import HealthCheck, given, settings as hsettings, strategies as 
 from games import bots
 from games.engine import Game, Rules
 
+from tests.engine.helpers import any_rules
+
 from .helpers import RULE_SETS, drive, random_levels
 
 
@@ -38,19 +40,7 @@ def test_each_level_alone(level, players):
     drive(g, [level] * players, seed=3, deals=1, check=_check)
 
 
-rules_strategy = st.builds(
-    Rules,
-    players=st.sampled_from([3, 4, 5, 6]),
-    passing=st.sampled_from(["standard", "left", "none"]),
-    odd_cards=st.sampled_from(["remove", "kitty"]),
-    first_trick_points=st.booleans(),
-    hearts_lead=st.sampled_from(["broken", "queen_breaks", "any"]),
-    lead=st.sampled_from(["lowest_club", "left_of_dealer"]),
-    moon=st.sampled_from(["others_26", "subtract_26", "choose", "off"]),
-    jack_of_diamonds=st.booleans(),
-    black_maria=st.booleans(),
-    target=st.sampled_from([26, 50, 100]),
-)
+rules_strategy = any_rules()
 
 
 @hsettings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

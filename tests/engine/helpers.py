@@ -2,12 +2,27 @@
 
 from __future__ import annotations
 
+from hypothesis import strategies as st
+
 from games.engine import FULL_DECK, Card, Game, Rules, parse_cards
+from games.engine import rules as rules_module
 from hearts_site import compiled
 
 #: the fields of ``games.engine.kernel.Deal``: its ``__slots__``, read from the source, since
 #: the compiled kernel keeps none (``hearts_site.compiled``)
 DEAL_FIELDS: tuple[str, ...] = compiled.load_source("games/engine/kernel.py").Deal.__slots__
+
+
+def any_rules(*, target=st.sampled_from([26, 50, 100])) -> st.SearchStrategy[Rules]:
+    """Rules with every house rule drawn from the options ``Rules`` itself checks against, so
+    a rule added there is drawn here too."""
+    return st.builds(
+        Rules,
+        players=st.integers(3, 6),
+        target=target,
+        **{name: st.sampled_from(options) for name, options in rules_module._CHOICES.items()},
+        **{name: st.booleans() for name in rules_module._BOOLS},
+    )
 
 
 def deal_with(rules: Rules, fixed: dict[int, str], *, kitty: str | None = None, order=None) -> list[list[Card]]:
