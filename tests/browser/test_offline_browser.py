@@ -8,9 +8,8 @@ import json
 import pytest
 
 from games.table.offline import checked_replay
-from tests.solo.test_offline import finished_game
-
 from tests.processes import DaphneServer
+from tests.solo.test_offline import finished_game
 
 from .test_solo_browser import pass_three, play_one, play_to_end, shot, version, wait_for_turn
 

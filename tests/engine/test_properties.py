@@ -277,8 +277,6 @@ def _deal_of(g: Game) -> kernel.Deal:
     )
 
 
-
-
 @settings(max_examples=80, **SETTINGS)
 @given(rules=RULES, seed=SEEDS, rnd=st.randoms(use_true_random=False), stop=st.integers(0, 80),
        draws=st.integers(0, 2**32))

@@ -490,8 +490,9 @@ def main(argv=None):
         subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, check=True)
         urls = []
         for index in range(args.servers):
-            SERVER_LOG.with_suffix(f".{index}.log").unlink(missing_ok=True)
-            servers.append(DaphneServer(SERVER_LOG.with_suffix(f".{index}.log"), server_env()).start())
+            log = SERVER_LOG.with_suffix(f".{index}.log")
+            log.unlink(missing_ok=True)  # the server's log is appended to: this run's alone
+            servers.append(DaphneServer(log, server_env()).start())
             urls.append(f"ws://127.0.0.1:{servers[-1].port}")
             print(f"daphne pid {servers[-1].process.pid} on {urls[-1]}", flush=True)
         args.url = ",".join(urls)
